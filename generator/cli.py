@@ -1,0 +1,87 @@
+"""The ``errorbook`` command line: a thin layer over the pipeline, one module per verb.
+
+Exit status: 0 success, 1 invalid input or stale outputs, 2 usage error, 70 internal error.
+Diagnostics go to standard error; results to standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import __version__, config
+from .commands import check, explain, generate, validate
+from .diagnostics import InvalidInput
+from .output import OutputError
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+EXIT_INTERNAL = 70
+
+COMMANDS = (generate, check, validate, explain)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--registry",
+        metavar="PATH",
+        help="the registry file (default: [tool.errorbook] registry, or codes.yaml)",
+    )
+    common.add_argument(
+        "--config",
+        metavar="PYPROJECT",
+        help="the pyproject.toml to read [tool.errorbook] from (default: the "
+        "nearest one above the working directory)",
+    )
+    parser = argparse.ArgumentParser(
+        prog="errorbook",
+        description="Generate code, catalogs and docs from one registry of error codes.",
+    )
+    parser.add_argument("--version", action="version", version=f"errorbook {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.add_parser(sub, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = config.load(Path(args.config).absolute() if args.config else None)
+        settings = config.with_overrides(
+            settings, registry=args.registry, python_out=getattr(args, "python_out", None)
+        )
+        status: int = args.run(args, settings)
+        return status
+    except config.ConfigError as exc:
+        print(f"errorbook: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except InvalidInput as exc:
+        sys.stderr.write(exc.diagnostics.render())
+        count = len(exc.diagnostics.items)
+        print(
+            f"errorbook: {count} problem{'s' if count != 1 else ''} found; nothing was written",
+            file=sys.stderr,
+        )
+        return EXIT_INVALID
+    except OutputError as exc:
+        print(f"errorbook: error: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print("errorbook: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: say so plainly instead of dumping a traceback
+        if os.environ.get("ERRORBOOK_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"errorbook: internal error: {type(exc).__name__}: {exc} (this is a bug in "
+            "errorbook; run again with ERRORBOOK_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL

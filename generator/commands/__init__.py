@@ -1,0 +1,1 @@
+"""One module per command-line verb, each with ``add_parser`` and ``run``."""

@@ -1,0 +1,37 @@
+"""``errorbook check``: prove the generated files match the registry, writing nothing."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .. import build, output
+from ..config import Config
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "check",
+        parents=[common],
+        help="fail if a generated file is stale",
+        description="Validate the registry and compare every generated file "
+        "with what generate would write. Writes nothing.",
+    )
+    parser.add_argument("--python-out", metavar="DIR", help="as for generate")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    registry = build.registry_for(config)
+    results = output.compare(config.root, build.outputs(config, registry))
+    drift = [r for r in results if r.status != "unchanged"]
+    for result in drift:
+        print(f"{result.status:8} {result.path}")
+    if drift:
+        print(
+            f"errorbook: {len(drift)} generated file{'s are' if len(drift) != 1 else ' is'} "
+            f"out of date with {registry.path}; run `errorbook generate` to update"
+        )
+        return 1
+    print(f"{len(results)} generated files are up to date with {registry.path}")
+    return 0

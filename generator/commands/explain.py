@@ -1,0 +1,160 @@
+"""``errorbook explain CODE``: what a code means and how to recover, from the registry."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import sys
+import textwrap
+from typing import Any
+
+from .. import build
+from ..config import Config
+from ..registry import Code, Registry, Shape
+
+ENVELOPES = {
+    Shape.PROTOCOL: '{"ok": false, "error": {"code": ...}}',
+    Shape.ACTION: '{"ok": true, "result": {"error": {"code": ...}}}',
+}
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "explain",
+        parents=[common],
+        help="explain one error code",
+        description="Print a code's layer, meaning, recovery, retry policy "
+        "and limits, as the registry declares them.",
+    )
+    parser.add_argument("code", metavar="CODE", help="the code, such as PERMISSION_DENIED")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for people, json for tools (default: text)",
+    )
+    parser.set_defaults(run=run)
+
+
+def facts(registry: Registry, code: Code) -> dict[str, object]:
+    """Everything ``explain`` shows, as plain data (the JSON output)."""
+    layer = registry.layer(code.layer)
+    return {
+        "code": code.name,
+        "layer": {
+            "id": layer.id,
+            "title": layer.title,
+            "proves": layer.proves,
+            "actor": layer.actor.value,
+        },
+        "shape": code.shape.value,
+        "envelope": ENVELOPES[code.shape],
+        "shape_reason": code.shape_reason or None,
+        "message": {
+            "one": code.message.text,
+            "other": code.message.plural,
+            "count": code.message.count,
+        }
+        if code.message.is_plural
+        else code.message.text,
+        "placeholders": {
+            p.name: {"description": p.description, "example": p.example, "type": p.type}
+            for p in code.placeholders
+        },
+        "meaning": code.meaning,
+        "rationale": code.rationale or None,
+        "recovery": {
+            "kind": code.recovery.kind,
+            "summary": code.recovery.summary,
+            "steps": list(code.recovery.steps),
+            "avoid": list(code.recovery.avoid),
+        },
+        "retry": {
+            "policy": code.retry.policy.value,
+            "limit": code.retry.limit,
+            "summary": code.retry.describe(),
+        },
+        "limits": [
+            {
+                "id": limit.id,
+                "title": limit.title,
+                "default": limit.default,
+                "unit": limit.unit,
+                "min": limit.minimum,
+                "max": limit.maximum,
+            }
+            for limit in map(registry.limit, code.limits)
+        ],
+        "related": list(code.related),
+        "http_status": code.http_status,
+        "jsonrpc_code": code.jsonrpc,
+        "since": code.since,
+        "docs_url": registry.docs_url(code),
+    }
+
+
+def _para(text: str, indent: str = "  ") -> str:
+    return textwrap.fill(
+        " ".join(text.split()), width=78, initial_indent=indent, subsequent_indent=indent
+    )
+
+
+def as_text(registry: Registry, code: Code) -> str:
+    layer = registry.layer(code.layer)
+    lines = [f"{code.name}", ""]
+    lines.append(f"Layer:    {layer.title} ({layer.id}); {layer.actor.value} must act")
+    lines.append(_para(layer.proves, " " * 10))
+    lines.append(f"Shape:    {code.shape.value}  {ENVELOPES[code.shape]}")
+    if code.shape_reason:
+        lines.append(_para(code.shape_reason, "          "))
+    transport = f"HTTP {code.http_status}"
+    transport += (
+        f", JSON-RPC {code.jsonrpc}"
+        if code.jsonrpc is not None
+        else ", JSON-RPC result (not an error)"
+    )
+    lines.append(f"Wire:     {transport}")
+    lines.append(f"Since:    {code.since}")
+    lines += ["", "Message:"]
+    lines += [_para(form) for form in code.message.forms]
+    lines += ["", "Meaning:", _para(code.meaning)]
+    if code.rationale:
+        lines += ["", "Why this code exists:", _para(code.rationale)]
+    lines += ["", f"Recovery ({code.recovery.kind}):", _para(code.recovery.summary)]
+    lines += [
+        textwrap.fill(
+            " ".join(step.split()), width=78, initial_indent=f"  {n}. ", subsequent_indent="     "
+        )
+        for n, step in enumerate(code.recovery.steps, 1)
+    ]
+    lines += [_para(f"Never: {item}") for item in code.recovery.avoid]
+    lines += ["", f"Retry:    {code.retry.describe()}"]
+    if code.limits:
+        lines += ["", "Limits:"]
+        for limit in map(registry.limit, code.limits):
+            lines.append(
+                f"  {limit.id}: default {limit.default} {limit.unit} "
+                f"(allowed {limit.minimum}..{limit.maximum})"
+            )
+    if code.related:
+        lines += ["", "Related:  " + ", ".join(code.related)]
+    lines += ["", f"Docs:     {registry.docs_url(code)}"]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    registry = build.registry_for(config)
+    wanted = args.code.strip().upper().replace("-", "_")
+    names = [c.name for c in registry.codes]
+    if wanted not in names:
+        near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+        hint = f"; nearest: {', '.join(near)}" if near else "; `errorbook validate` lists them"
+        print(f"errorbook: unknown code '{args.code}' in {registry.path}{hint}", file=sys.stderr)
+        return 2
+    code = registry.code(wanted)
+    if args.format == "json":
+        print(json.dumps(facts(registry, code), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(as_text(registry, code))
+    return 0

@@ -1,0 +1,274 @@
+"""Reading a YAML file into a tree of nodes that remember where they came from.
+
+PyYAML's own loaders drop positions once they build Python objects, silently keep the last of
+two duplicate keys, and expand aliases without bound. This module therefore composes the node
+tree itself from PyYAML's event stream (the C parser where present): every node keeps its line
+and column, every key of a mapping is kept in order (duplicates included, so the validator can
+name them), and anchors, aliases and custom tags are refused before anything is expanded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import yaml
+from yaml.resolver import Resolver
+
+from .diagnostics import Diagnostics, InvalidInput, Mark
+
+#: Limits that keep a hostile or broken file from costing unbounded time or memory.
+MAX_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 32
+
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_RESOLVER = Resolver()
+_TAGS = {
+    "tag:yaml.org,2002:str": "str",
+    "tag:yaml.org,2002:int": "int",
+    "tag:yaml.org,2002:float": "float",
+    "tag:yaml.org,2002:bool": "bool",
+    "tag:yaml.org,2002:null": "null",
+}
+_HINTS = {
+    "mapping values are not allowed": "quote a value that contains ': ', or check the indentation",
+    "found character '\\t' that cannot start any token": "indent with spaces, not tabs",
+    "could not find expected ':'": "a key needs ':' after it; look for an unclosed quote above",
+    "did not find expected key": "check the indentation of this line against its siblings",
+    "found undefined alias": "anchors and aliases are not supported; write the value out",
+}
+
+
+@dataclass
+class Node:
+    mark: Mark
+
+    @property
+    def kind(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass
+class Scalar(Node):
+    """A scalar with its resolved YAML type: str, int, float, bool or null."""
+
+    value: str = ""
+    tag: str = "str"
+    block: bool = False  # a literal (|) or folded (>) block scalar
+
+    @property
+    def kind(self) -> str:
+        return {
+            "str": "text",
+            "int": "an integer",
+            "float": "a number",
+            "bool": "a boolean",
+            "null": "an empty value",
+        }[self.tag]
+
+
+@dataclass
+class Sequence(Node):
+    items: list[Node] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "a list"
+
+
+@dataclass
+class Mapping(Node):
+    """A mapping whose pairs stay in file order; duplicate keys are kept for the validator."""
+
+    pairs: list[tuple[Scalar, Node]] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "a mapping"
+
+
+class _YamlMark(Protocol):
+    line: int
+    column: int
+
+
+def _mark(path: str, event_mark: _YamlMark | None) -> Mark:
+    if event_mark is None:
+        return Mark(path, 1, 1)
+    return Mark(path, event_mark.line + 1, event_mark.column + 1)
+
+
+def decode(data: bytes, path: str) -> str:
+    """UTF-8 text of a file, or a diagnostic pointing at the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        head = data[: exc.start]
+        line = head.count(b"\n") + 1
+        line_start = head.rfind(b"\n") + 1
+        column = len(head[line_start:].decode("utf-8", "replace")) + 1
+        found = Diagnostics()
+        found.error(
+            Mark(path, line, column),
+            f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+            "save the file with UTF-8 encoding",
+        )
+        raise InvalidInput(found) from None
+
+
+def load_text(text: str, path: str) -> Node:
+    """Compose one YAML document into a :class:`Node` tree, or raise :class:`InvalidInput`."""
+    found = Diagnostics()
+    try:
+        root = _compose(text, path, found)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = _mark(path, mark) if mark is not None else Mark(path, 1, 1)
+        problem = exc.problem or "the file is not valid YAML"
+        if exc.context:
+            problem = f"{problem} {exc.context}"
+        hint = next((h for key, h in _HINTS.items() if key in problem), "fix the YAML syntax here")
+        found.error(where, f"invalid YAML: {problem}", hint)
+        raise InvalidInput(found) from None
+    if found.has_errors:
+        raise InvalidInput(found)
+    if root is None:
+        found.error(
+            Mark(path, 1, 1),
+            "the registry is empty",
+            "start from the example in the README: registry, layers, codes, limits, adapters",
+        )
+        raise InvalidInput(found)
+    return root
+
+
+def load_file(path: Path, display: str | None = None) -> Node:
+    """Read, decode and compose a registry file, with every failure as a diagnostic."""
+    name = display or str(path)
+    found = Diagnostics()
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except OSError as exc:
+        found.error(
+            Mark(name, 1, 1),
+            f"cannot read the file: {exc.strerror}",
+            "check the path, or pass --registry PATH",
+        )
+        raise InvalidInput(found) from None
+    if len(data) > MAX_BYTES:
+        found.error(
+            Mark(name, 1, 1),
+            f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB",
+            "split the prose out, or raise generator.loader.MAX_BYTES deliberately",
+        )
+        raise InvalidInput(found)
+    return load_text(decode(data, name), name)
+
+
+def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
+    stack: list[Node] = []
+    pending_key: list[Scalar | None] = []
+    root: Node | None = None
+    documents = 0
+
+    def attach(node: Node) -> None:
+        nonlocal root
+        if not stack:
+            root = node
+            return
+        parent = stack[-1]
+        if isinstance(parent, Sequence):
+            parent.items.append(node)
+        elif isinstance(parent, Mapping):
+            key = pending_key[-1]
+            if key is None:
+                if isinstance(node, Scalar):
+                    pending_key[-1] = node
+                else:
+                    found.error(
+                        node.mark,
+                        "a mapping key must be plain text",
+                        "write the key as a single word such as 'code'",
+                    )
+                    pending_key[-1] = Scalar(node.mark, "?", "str")
+                return
+            parent.pairs.append((key, node))
+            pending_key[-1] = None
+
+    for event in yaml.parse(text, Loader=_Parser):
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                found.error(
+                    _mark(path, event.start_mark),
+                    "the file holds more than one YAML document",
+                    "remove the '---' line; a registry is one document",
+                )
+                return root
+        elif isinstance(event, yaml.AliasEvent):
+            found.error(
+                _mark(path, event.start_mark),
+                f"alias '*{event.anchor}' is not supported",
+                "write the value out in full; anchors and aliases are refused",
+            )
+            return root
+        elif isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            mark = _mark(path, event.start_mark)
+            if event.anchor is not None:
+                found.error(
+                    mark,
+                    f"anchor '&{event.anchor}' is not supported",
+                    "remove the anchor and write each value out in full",
+                )
+                return root
+            if isinstance(event, yaml.ScalarEvent):
+                block = event.style in ("|", ">")
+                attach(Scalar(mark, event.value, _scalar_tag(event, mark, found), block))
+                continue
+            _check_collection_tag(event, mark, found)
+            if len(stack) >= MAX_DEPTH:
+                found.error(
+                    mark,
+                    f"the file nests deeper than {MAX_DEPTH} levels",
+                    "a registry needs only a few levels; check the indentation",
+                )
+                return root
+            node: Node = (
+                Sequence(mark) if isinstance(event, yaml.SequenceStartEvent) else Mapping(mark)
+            )
+            attach(node)
+            stack.append(node)
+            pending_key.append(None)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            stack.pop()
+            pending_key.pop()
+    return root
+
+
+def _scalar_tag(event: yaml.ScalarEvent, mark: Mark, found: Diagnostics) -> str:
+    if event.tag not in (None, "!"):
+        tag = _TAGS.get(event.tag)
+        if tag is None:
+            found.error(
+                mark,
+                f"the tag '{event.tag}' is not supported",
+                "remove the tag; values are plain text, numbers and booleans",
+            )
+            return "str"
+        return tag
+    if event.implicit[0]:
+        resolved = _RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+        return _TAGS.get(resolved, "str")
+    return "str"
+
+
+def _check_collection_tag(event: yaml.NodeEvent, mark: Mark, found: Diagnostics) -> None:
+    tag = getattr(event, "tag", None)
+    if tag not in (None, "!", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"):
+        found.error(
+            mark,
+            f"the tag '{tag}' is not supported",
+            "remove the tag; lists and mappings need none",
+        )

@@ -1,0 +1,199 @@
+"""Reading one YAML mapping against its :class:`~generator.schema.ObjectSchema`.
+
+The validator asks for fields by name and type; this module does the checks every field
+shares (unknown keys with a "did you mean", duplicate and missing keys, wrong types with a
+hint to quote) so that the registry rules in :mod:`generator.validate` stay short.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from .diagnostics import Diagnostics, Mark
+from .loader import Mapping, Node, Scalar, Sequence
+from .schema import ObjectSchema
+
+IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*\Z")
+
+
+def suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    """A "did you mean" hint, or the list of choices when nothing is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return "expected one of: " + ", ".join(choices)
+
+
+def entries(node: Node, what: str, found: Diagnostics) -> list[tuple[Scalar, Node]]:
+    """The (key, value) pairs of a section such as ``codes:``, each key named once."""
+    if not isinstance(node, Mapping):
+        found.error(
+            node.mark,
+            f"'{what}s' must be a mapping of {what} names to {what}s, not {node.kind}",
+            f"write each {what} as 'NAME:' followed by its fields",
+        )
+        return []
+    seen: dict[str, Scalar] = {}
+    result: list[tuple[Scalar, Node]] = []
+    for key, value in node.pairs:
+        first = seen.get(key.value)
+        if first is not None:
+            found.error(
+                key.mark,
+                f"{what} '{key.value}' is defined twice (first at line {first.mark.line})",
+                f"remove or rename one of the two {what}s",
+            )
+            continue
+        seen[key.value] = key
+        result.append((key, value))
+    return result
+
+
+class Fields:
+    """Typed, checked access to the fields of one mapping node."""
+
+    def __init__(
+        self,
+        node: Node,
+        schema: ObjectSchema,
+        found: Diagnostics,
+        where: str,
+        anchor: Mark | None = None,
+    ) -> None:
+        self.schema = schema
+        self.found = found
+        self.where = where
+        self.anchor = anchor or node.mark
+        self.nodes: dict[str, Node] = {}
+        self.keys: dict[str, Scalar] = {}
+        if not isinstance(node, Mapping):
+            found.error(
+                node.mark,
+                f"{where} must be a mapping, not {node.kind}",
+                "give its fields as 'key: value' lines: " + ", ".join(schema.names),
+            )
+            self.valid = False
+            return
+        self.valid = True
+        for key, value in node.pairs:
+            if key.value in self.keys:
+                found.error(
+                    key.mark,
+                    f"key '{key.value}' appears twice in {where} (first at line "
+                    f"{self.keys[key.value].mark.line})",
+                    "keep one of the two",
+                )
+                continue
+            if key.value not in schema.names:
+                found.error(
+                    key.mark,
+                    f"unknown key '{key.value}' in {where}",
+                    suggest(key.value, schema.names),
+                )
+                continue
+            self.keys[key.value] = key
+            self.nodes[key.value] = value
+        for field in schema.fields:
+            if field.required and field.name not in self.nodes:
+                found.error(
+                    self.anchor,
+                    f"{where} has no '{field.name}'",
+                    f"add '{field.name}:' ({field.doc.rstrip('.')})",
+                )
+
+    def has(self, name: str) -> bool:
+        return name in self.nodes
+
+    def mark(self, name: str) -> Mark:
+        node = self.nodes.get(name)
+        return node.mark if node is not None else self.anchor
+
+    def node(self, name: str) -> Node | None:
+        assert name in self.schema.names, name
+        return self.nodes.get(name)
+
+    def _scalar(self, name: str, tag: str, expected: str) -> Scalar | None:
+        node = self.node(name)
+        if node is None:
+            return None
+        if not isinstance(node, Scalar) or node.tag != tag:
+            hint = (
+                "put the value in quotes"
+                if tag == "str" and isinstance(node, Scalar)
+                else f"write {expected}"
+            )
+            self.found.error(
+                node.mark, f"'{name}' in {self.where} must be {expected}, not {node.kind}", hint
+            )
+            return None
+        return node
+
+    def text(self, name: str) -> str | None:
+        node = self._scalar(name, "str", "text")
+        if node is None:
+            return None
+        return text_value(node, name, self.where, self.found)
+
+    def integer(self, name: str) -> int | None:
+        node = self._scalar(name, "int", "an integer")
+        if node is None:
+            return None
+        return int(node.value.replace("_", ""), 0)
+
+    def identifier(self, name: str) -> str | None:
+        value = self.text(name)
+        if value is not None and not IDENTIFIER.match(value):
+            self.found.error(
+                self.mark(name),
+                f"'{name}' in {self.where} must be a lower-case identifier, not '{value}'",
+                "use a-z, 0-9 and '_', such as 'surface'",
+            )
+            return None
+        return value
+
+    def choice(self, name: str) -> str | None:
+        value = self.text(name)
+        choices = self.schema.field(name).choices
+        if value is not None and value not in choices:
+            self.found.error(
+                self.mark(name),
+                f"'{value}' is not a valid '{name}' in {self.where}",
+                suggest(value, choices),
+            )
+            return None
+        return value
+
+    def text_list(self, name: str) -> list[tuple[str, Mark]]:
+        node = self.node(name)
+        if node is None:
+            return []
+        if not isinstance(node, Sequence):
+            self.found.error(
+                node.mark,
+                f"'{name}' in {self.where} must be a list, not {node.kind}",
+                "write one '- item' line per entry, or [a, b] on one line",
+            )
+            return []
+        result = []
+        for item in node.items:
+            if not isinstance(item, Scalar) or item.tag != "str":
+                self.found.error(
+                    item.mark,
+                    f"each entry of '{name}' in {self.where} must be text, not {item.kind}",
+                    "put the entry in quotes",
+                )
+                continue
+            value = text_value(item, name, self.where, self.found)
+            if value is not None:
+                result.append((value, item.mark))
+        return result
+
+
+def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str | None:
+    """The text of a scalar; a block scalar's final newline is YAML's, not the author's."""
+    value = node.value.rstrip("\n") if node.block else node.value
+    if not value.strip():
+        found.error(node.mark, f"'{name}' in {where} is empty", "write the text, or remove the key")
+        return None
+    return value

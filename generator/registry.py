@@ -1,0 +1,206 @@
+"""The resolved registry: frozen values that every emitter reads.
+
+Validation builds these once; derived facts (a code's shape when it follows its layer, the
+codes a limit produces, each code's documentation URL) are resolved here so that no emitter
+computes them again or differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .diagnostics import Mark
+
+
+class Shape(StrEnum):
+    """How a failure reaches the caller."""
+
+    PROTOCOL = "protocol"  # {ok: false, error}: no action result exists
+    ACTION = "action"  # {ok: true, result: {error}}: an action ran or was refused
+
+
+class Actor(StrEnum):
+    """Who has to act to clear a failure."""
+
+    DEPLOYMENT = "deployment"
+    CLIENT = "client"
+    PAGE = "page"
+    PROVIDER = "provider"
+
+
+class RetryPolicy(StrEnum):
+    NEVER = "never"
+    AFTER_FIX = "after_fix"
+    BOUNDED = "bounded"
+
+
+#: The closed set of recovery kinds, with the sentence each stands for.
+RECOVERY_KINDS: dict[str, str] = {
+    "fix_configuration": "Change the deployment's configuration, then restart the runtime.",
+    "fix_client": "Change the client, or widen the allowlist that exposes capabilities to it.",
+    "reread_page": "Read the current page description again; the declaration may have changed.",
+    "satisfy_precondition": "Satisfy the precondition the page names; never bypass the guard.",
+    "correct_input": "Correct the input the schema or limit names; never resend the same object.",
+    "ask_user": "Stop the operation and ask the person, or take a path that is permitted.",
+    "inspect_page": "Observe the page to learn whether the action partly succeeded.",
+    "report_to_page": "Report the failure to whoever owns the page's action handler.",
+    "retry_later": "Retry under the bounded retry policy, keeping the request id.",
+}
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    name: str
+    description: str
+    example: str | int
+    type: str  # "text" or "integer"
+
+
+@dataclass(frozen=True)
+class Message:
+    """UI copy in the source locale. ``plural`` and ``count`` are set together or not at all."""
+
+    text: str  # the singular form (CLDR "one"), or the only form
+    plural: str | None = None  # the CLDR "other" form
+    count: str | None = None  # the placeholder that selects the form
+
+    @property
+    def is_plural(self) -> bool:
+        return self.plural is not None
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        return (self.text,) if self.plural is None else (self.text, self.plural)
+
+
+@dataclass(frozen=True)
+class Recovery:
+    kind: str
+    steps: tuple[str, ...]
+    avoid: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        return RECOVERY_KINDS[self.kind]
+
+
+@dataclass(frozen=True)
+class Retry:
+    policy: RetryPolicy
+    limit: str | None = None  # the limit that bounds a BOUNDED policy
+
+    def describe(self) -> str:
+        if self.policy is RetryPolicy.NEVER:
+            return "never retry the same request"
+        if self.policy is RetryPolicy.AFTER_FIX:
+            return "retry only after the cause is fixed"
+        return f"retry automatically, bounded by the limit {self.limit}"
+
+
+@dataclass(frozen=True)
+class Layer:
+    id: str
+    title: str
+    proves: str
+    actor: Actor
+    shape: Shape
+    description: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Code:
+    name: str
+    layer: str
+    shape: Shape
+    message: Message
+    placeholders: tuple[Placeholder, ...]
+    meaning: str
+    recovery: Recovery
+    retry: Retry
+    since: str
+    limits: tuple[str, ...] = ()
+    related: tuple[str, ...] = ()
+    http: int | None = None  # None for action-shaped codes: they travel as HTTP 200
+    jsonrpc: int | None = None  # None for action-shaped codes: they travel as a result
+    shape_reason: str = ""
+    rationale: str = ""
+    mark: Mark = field(default=Mark("", 0, 0), compare=False)
+
+    @property
+    def http_status(self) -> int:
+        """The HTTP status the envelope travels with; action failures ride on a 200."""
+        return 200 if self.http is None else self.http
+
+    @property
+    def placeholder_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.placeholders)
+
+    @property
+    def slug(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Limit:
+    id: str
+    title: str
+    default: int
+    unit: str
+    minimum: int
+    maximum: int
+    bounds: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Adapter:
+    id: str
+    title: str
+    description: str
+    protocol: str
+    action: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Meta:
+    name: str
+    title: str
+    version: str
+    package: str
+    source_locale: str
+    locales: tuple[str, ...]
+    docs_url: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Registry:
+    meta: Meta
+    layers: tuple[Layer, ...]
+    codes: tuple[Code, ...]
+    limits: tuple[Limit, ...]
+    adapters: tuple[Adapter, ...]
+    path: str = field(default="codes.yaml", compare=False)
+
+    def code(self, name: str) -> Code:
+        return next(c for c in self.codes if c.name == name)
+
+    def layer(self, layer_id: str) -> Layer:
+        return next(layer for layer in self.layers if layer.id == layer_id)
+
+    def limit(self, limit_id: str) -> Limit:
+        return next(limit for limit in self.limits if limit.id == limit_id)
+
+    def produced_by(self, limit_id: str) -> tuple[Code, ...]:
+        """The codes a limit produces: those that name it among their limits."""
+        return tuple(c for c in self.codes if limit_id in c.limits)
+
+    def codes_in(self, layer_id: str) -> tuple[Code, ...]:
+        return tuple(c for c in self.codes if c.layer == layer_id)
+
+    def docs_url(self, code: Code, locale: str | None = None) -> str:
+        """The one stable URL of a code's reference page, per published language."""
+        return f"{self.meta.docs_url}{locale or self.meta.source_locale}/codes/{code.slug}/"

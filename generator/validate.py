@@ -1,0 +1,616 @@
+"""The registry's rules: from a node tree to a :class:`~generator.registry.Registry`.
+
+Structure first (every section and object read against its schema), then cross-references
+(layers, limits and codes that other entries name). Every problem is collected, so one run
+shows all of them; a registry is returned only when there are none.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from pathlib import Path
+
+from babel import Locale, UnknownLocaleError
+
+from . import placeholders, schema
+from .diagnostics import Diagnostics, InvalidInput, Mark
+from .loader import Mapping, Node, Scalar, Sequence, load_file, load_text
+from .reader import IDENTIFIER, Fields, entries, suggest, text_value
+from .registry import (
+    Actor,
+    Adapter,
+    Code,
+    Layer,
+    Limit,
+    Message,
+    Meta,
+    Placeholder,
+    Recovery,
+    Registry,
+    Retry,
+    RetryPolicy,
+    Shape,
+)
+
+CODE_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*\Z")
+SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")
+LOCALE = re.compile(r"[a-z]{2,3}(_([A-Z]{2}|[A-Z][a-z]{3}))?\Z")
+URL = re.compile(r"https?://[^\s/]+(/[^\s]*)?/\Z")
+#: JSON-RPC 2.0 reserves -32768..-32000; only these and the server range may be used there.
+JSONRPC_PREDEFINED = {-32700, -32600, -32601, -32602, -32603}
+MAX_CODE_LENGTH = 64
+
+
+def load_registry(path: Path, display: str | None = None) -> Registry:
+    """Load and validate a registry file; raise :class:`InvalidInput` with every problem."""
+    name = display or str(path)
+    return validate(load_file(path, name), name)
+
+
+def load_registry_text(text: str, display: str = "codes.yaml") -> Registry:
+    return validate(load_text(text, display), display)
+
+
+def semver(value: str) -> tuple[int, int, int]:
+    major, minor, patch = (int(part) for part in value.split("."))
+    return major, minor, patch
+
+
+def validate(root: Node, path: str) -> Registry:
+    found = Diagnostics()
+    top = Fields(root, schema.TOP, found, "the registry file")
+    if not top.valid:
+        raise InvalidInput(found)
+    meta = _meta(top, found)
+    layers = [_layer(k, v, found) for k, v in _section(top, "layers", "layer", found)]
+    limits = [_limit(k, v, found) for k, v in _section(top, "limits", "limit", found)]
+    adapters = [_adapter(k, v, found) for k, v in _section(top, "adapters", "adapter", found)]
+    code_nodes = _section(top, "codes", "code", found)
+    layer_map = {layer.id: layer for layer in layers if layer is not None}
+    limit_ids = tuple(limit.id for limit in limits if limit is not None)
+    code_names = tuple(key.value for key, _ in code_nodes)
+    codes = [
+        _code(key, node, layer_map, limit_ids, code_names, meta, found) for key, node in code_nodes
+    ]
+    if found.has_errors or meta is None:
+        raise InvalidInput(found)
+    return Registry(
+        meta=meta,
+        layers=tuple(x for x in layers if x is not None),
+        codes=tuple(x for x in codes if x is not None),
+        limits=tuple(x for x in limits if x is not None),
+        adapters=tuple(x for x in adapters if x is not None),
+        path=path,
+    )
+
+
+def _section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tuple[Scalar, Node]]:
+    node = top.node(name)
+    if node is None:
+        return []
+    pairs = entries(node, what, found)
+    if not pairs and isinstance(node, Mapping):
+        found.error(node.mark, f"'{name}' is empty", f"define at least one {what}")
+    pattern = CODE_NAME if what == "code" else IDENTIFIER
+    valid = []
+    for key, value in pairs:
+        if what == "code":
+            if not _code_name_ok(key, found):
+                continue
+        elif not pattern.match(key.value):
+            found.error(
+                key.mark,
+                f"{what} id '{key.value}' is not a lower-case identifier",
+                "use a-z, 0-9 and '_', such as 'model_network'",
+            )
+            continue
+        valid.append((key, value))
+    return valid
+
+
+def _code_name_ok(key: Scalar, found: Diagnostics) -> bool:
+    name = key.value
+    if not CODE_NAME.match(name):
+        fixed = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").upper()
+        hint = (
+            f"write it as {fixed}"
+            if fixed and CODE_NAME.match(fixed)
+            else "use upper-case letters, digits and single '_' between words"
+        )
+        found.error(key.mark, f"code name '{name}' is not SCREAMING_SNAKE_CASE", hint)
+        return False
+    if keyword.iskeyword(name.lower()):
+        found.error(
+            key.mark,
+            f"code name '{name}' is the Python keyword '{name.lower()}' once lower-cased",
+            f"choose a more specific name, such as {name}_FAILED",
+        )
+        return False
+    if len(name) > MAX_CODE_LENGTH:
+        found.error(
+            key.mark,
+            f"code name '{name[:20]}...' is longer than {MAX_CODE_LENGTH} characters",
+            "choose a shorter name",
+        )
+        return False
+    return True
+
+
+def _meta(top: Fields, found: Diagnostics) -> Meta | None:
+    node = top.node("registry")
+    if node is None:
+        return None
+    f = Fields(node, schema.META, found, "'registry'")
+    if not f.valid:
+        return None
+    version = _semver(f, "version", found)
+    source = _locale(f.text("source_locale"), f.mark("source_locale"), found)
+    locales: list[str] = []
+    for value, mark in f.text_list("locales"):
+        tag = _locale(value, mark, found)
+        if tag is None:
+            continue
+        if tag == source:
+            found.error(mark, f"'{tag}' is the source locale", "list only the target locales")
+        elif tag in locales:
+            found.error(mark, f"locale '{tag}' is listed twice", "remove the second entry")
+        else:
+            locales.append(tag)
+    docs_url = f.text("docs_url")
+    if docs_url is not None and not URL.match(docs_url):
+        found.error(
+            f.mark("docs_url"),
+            f"'docs_url' must be an http(s) URL ending in '/', not '{docs_url}'",
+            "write it like https://docs.example.org/errors/",
+        )
+        docs_url = None
+    values = (
+        f.identifier("name"),
+        f.text("title"),
+        version,
+        f.identifier("package"),
+        source,
+        docs_url,
+        f.text("description"),
+    )
+    name, title, version, package, source, docs_url, description = values
+    if (
+        name is None
+        or title is None
+        or version is None
+        or package is None
+        or source is None
+        or docs_url is None
+        or description is None
+    ):
+        return None
+    return Meta(name, title, version, package, source, tuple(locales), docs_url, description)
+
+
+def _semver(f: Fields, name: str, found: Diagnostics) -> str | None:
+    node = f.node(name)
+    if isinstance(node, Scalar) and node.tag in ("float", "int"):
+        found.error(
+            node.mark,
+            f"'{name}' must be a version MAJOR.MINOR.PATCH, not the number {node.value}",
+            f"write it in full and in quotes, such as '{node.value}.0'"
+            if node.tag == "float"
+            else "write it as MAJOR.MINOR.PATCH, such as 1.0.0",
+        )
+        return None
+    value = f.text(name)
+    if value is not None and not SEMVER.match(value):
+        found.error(
+            f.mark(name),
+            f"'{value}' is not a version MAJOR.MINOR.PATCH",
+            "write three numbers without leading zeros, such as 1.2.0",
+        )
+        return None
+    return value
+
+
+def _locale(value: str | None, mark: Mark, found: Diagnostics) -> str | None:
+    if value is None:
+        return None
+    tag = value.replace("-", "_")
+    if not LOCALE.match(tag):
+        found.error(mark, f"'{value}' is not a locale tag", "write it like de, pt_BR or zh_Hant")
+        return None
+    try:
+        Locale.parse(tag)
+    except (UnknownLocaleError, ValueError):
+        found.error(mark, f"'{value}' is not a locale that CLDR knows", "check the language code")
+        return None
+    return tag
+
+
+def _layer(key: Scalar, node: Node, found: Diagnostics) -> Layer | None:
+    f = Fields(node, schema.LAYER, found, f"layer '{key.value}'", key.mark)
+    if not f.valid:
+        return None
+    title, proves, actor, shape, description = (
+        f.text("title"),
+        f.text("proves"),
+        f.choice("actor"),
+        f.choice("shape"),
+        f.text("description"),
+    )
+    if title is None or proves is None or actor is None or shape is None or description is None:
+        return None
+    return Layer(key.value, title, proves, Actor(actor), Shape(shape), description, key.mark)
+
+
+def _limit(key: Scalar, node: Node, found: Diagnostics) -> Limit | None:
+    f = Fields(node, schema.LIMIT, found, f"limit '{key.value}'", key.mark)
+    if not f.valid:
+        return None
+    title, default, unit, low, high, bounds = (
+        f.text("title"),
+        f.integer("default"),
+        f.identifier("unit"),
+        f.integer("min"),
+        f.integer("max"),
+        f.text("bounds"),
+    )
+    if low is not None and high is not None and low > high:
+        found.error(
+            f.mark("min"),
+            f"limit '{key.value}' has min {low} above max {high}",
+            "swap the two values",
+        )
+        return None
+    if default is not None and low is not None and high is not None and not low <= default <= high:
+        found.error(
+            f.mark("default"),
+            f"default {default} of limit '{key.value}' is outside its range {low}..{high}",
+            "change the default or widen min/max",
+        )
+        return None
+    if (
+        title is None
+        or default is None
+        or unit is None
+        or low is None
+        or high is None
+        or bounds is None
+    ):
+        return None
+    return Limit(key.value, title, default, unit, low, high, bounds, key.mark)
+
+
+def _adapter(key: Scalar, node: Node, found: Diagnostics) -> Adapter | None:
+    f = Fields(node, schema.ADAPTER, found, f"adapter '{key.value}'", key.mark)
+    if not f.valid:
+        return None
+    title, description, protocol, action = (
+        f.text("title"),
+        f.text("description"),
+        f.text("protocol"),
+        f.text("action"),
+    )
+    if title is None or description is None or protocol is None or action is None:
+        return None
+    return Adapter(key.value, title, description, protocol, action, key.mark)
+
+
+def _reference(
+    value: str,
+    mark: Mark,
+    known: tuple[str, ...],
+    what: str,
+    field: str,
+    where: str,
+    found: Diagnostics,
+) -> bool:
+    if value in known:
+        return True
+    found.error(
+        mark,
+        f"{where} names {what} '{value}' in '{field}', but no such {what} is defined",
+        suggest(value, known) if known else f"define the {what} first",
+    )
+    return False
+
+
+def _code(
+    key: Scalar,
+    node: Node,
+    layers: dict[str, Layer],
+    limit_ids: tuple[str, ...],
+    code_names: tuple[str, ...],
+    meta: Meta | None,
+    found: Diagnostics,
+) -> Code | None:
+    name = key.value
+    where = f"code {name}"
+    f = Fields(node, schema.CODE, found, where, key.mark)
+    if not f.valid:
+        return None
+    before = len(found.items)
+
+    layer_id = f.text("layer")
+    layer = None
+    if layer_id is not None and _reference(
+        layer_id, f.mark("layer"), tuple(layers), "layer", "layer", where, found
+    ):
+        layer = layers[layer_id]
+
+    shape_value = f.choice("shape")
+    shape_reason = f.text("shape_reason") or ""
+    shape = Shape(shape_value) if shape_value else (layer.shape if layer else None)
+    if layer is not None and shape is not None and shape is not layer.shape and not shape_reason:
+        found.error(
+            f.mark("shape"),
+            f"{where} has shape '{shape.value}' but its layer "
+            f"'{layer.id}' uses '{layer.shape.value}'",
+            "add 'shape_reason:' to say why this code differs, or remove 'shape:'",
+        )
+    if shape_reason and (shape is None or layer is None or shape is layer.shape):
+        found.error(
+            f.mark("shape_reason"),
+            f"{where} has a 'shape_reason' but its shape is its layer's",
+            "remove 'shape_reason:'; it explains an override only",
+        )
+
+    declared = _placeholders(f, where, found)
+    message = _message(f, where, declared, found)
+
+    http, jsonrpc = f.integer("http"), f.integer("jsonrpc")
+    if shape is Shape.PROTOCOL:
+        for field_name, value in (("http", http), ("jsonrpc", jsonrpc)):
+            if value is None and not f.has(field_name):
+                found.error(
+                    key.mark,
+                    f"{where} is protocol-shaped but has no '{field_name}'",
+                    f"add '{field_name}:' with the status its transport answers",
+                )
+        if http is not None and not 400 <= http <= 599:
+            found.error(
+                f.mark("http"),
+                f"{where} has HTTP status {http}, which is not an error",
+                "use a 4xx status for the client's fault or 5xx for the server's",
+            )
+        if (
+            jsonrpc is not None
+            and -32768 <= jsonrpc <= -32000
+            and not (jsonrpc in JSONRPC_PREDEFINED or -32099 <= jsonrpc <= -32000)
+        ):
+            found.error(
+                f.mark("jsonrpc"),
+                f"{where} uses JSON-RPC code {jsonrpc}, which JSON-RPC 2.0 reserves",
+                "use a predefined code or one from -32099 to -32000",
+            )
+    elif shape is Shape.ACTION:
+        for field_name in ("http", "jsonrpc"):
+            if f.has(field_name):
+                found.error(
+                    f.mark(field_name),
+                    f"{where} is action-shaped, so it has no '{field_name}' of its own",
+                    "remove it: an action failure travels inside {ok: true} as HTTP 200 "
+                    "and as a JSON-RPC result",
+                )
+
+    recovery = _recovery(f, where, found)
+    retry = _retry(f, where, limit_ids, found)
+    limits = [
+        v
+        for v, m in f.text_list("limits")
+        if _reference(v, m, limit_ids, "limit", "limits", where, found)
+    ]
+    if retry is not None and retry.limit is not None and retry.limit not in limits:
+        limits.append(retry.limit)
+    related: list[str] = []
+    for other, mark in f.text_list("related"):
+        if other == name:
+            found.error(mark, f"{where} names itself in 'related'", "remove it")
+        elif _reference(other, mark, code_names, "code", "related", where, found):
+            related.append(other)
+
+    since = _semver(f, "since", found)
+    if since is not None and meta is not None and semver(since) > semver(meta.version):
+        found.error(
+            f.mark("since"),
+            f"{where} is since {since}, after the registry's version {meta.version}",
+            f"use a version up to {meta.version}, or raise the registry's",
+        )
+
+    meaning, rationale = f.text("meaning"), f.text("rationale") or ""
+    if len(found.items) > before:
+        return None
+    assert layer is not None and shape is not None and message is not None
+    assert meaning is not None and recovery is not None and retry is not None and since is not None
+    return Code(
+        name,
+        layer.id,
+        shape,
+        message,
+        tuple(declared.values()),
+        meaning,
+        recovery,
+        retry,
+        since,
+        tuple(limits),
+        tuple(related),
+        http,
+        jsonrpc,
+        shape_reason,
+        rationale,
+        key.mark,
+    )
+
+
+def _placeholders(f: Fields, where: str, found: Diagnostics) -> dict[str, Placeholder]:
+    node = f.node("placeholders")
+    result: dict[str, Placeholder] = {}
+    if node is None:
+        return result
+    for key, value in entries(node, "placeholder", found):
+        if not key.value.isidentifier() or not key.value.isascii() or keyword.iskeyword(key.value):
+            found.error(
+                key.mark,
+                f"placeholder name '{key.value}' in {where} is not a plain identifier",
+                "use letters, digits and '_', such as 'action'",
+            )
+            continue
+        p = Fields(
+            value, schema.PLACEHOLDER, found, f"placeholder '{key.value}' of {where}", key.mark
+        )
+        if not p.valid:
+            continue
+        description = p.text("description")
+        kind = p.choice("type") or "text"
+        example_node = p.node("example")
+        example: str | int | None = None
+        if isinstance(example_node, Scalar):
+            if kind == "integer":
+                if example_node.tag == "int":
+                    example = int(example_node.value.replace("_", ""), 0)
+                else:
+                    found.error(
+                        example_node.mark,
+                        f"the example of integer placeholder "
+                        f"'{key.value}' in {where} is not an integer",
+                        "write a whole number",
+                    )
+            else:
+                example = text_value(example_node, "example", where, found)
+        elif example_node is not None:
+            found.error(
+                example_node.mark,
+                f"the example of placeholder '{key.value}' must be a "
+                f"single value, not {example_node.kind}",
+                "write one example value",
+            )
+        if description is not None and example is not None:
+            result[key.value] = Placeholder(key.value, description, example, kind)
+    return result
+
+
+def _message(
+    f: Fields, where: str, declared: dict[str, Placeholder], found: Diagnostics
+) -> Message | None:
+    node = f.node("message")
+    if node is None:
+        return None
+    if isinstance(node, Mapping):
+        m = Fields(node, schema.MESSAGE, found, f"the message of {where}")
+        one, other, count = m.text("one"), m.text("other"), m.text("count")
+        forms = [(one, m.mark("one")), (other, m.mark("other"))]
+        if count is not None:
+            placeholder = declared.get(count)
+            if placeholder is None:
+                found.error(
+                    m.mark("count"),
+                    f"the plural message of {where} counts '{count}', "
+                    "which is not one of its placeholders",
+                    f"declare '{count}' under 'placeholders:' with type: integer",
+                )
+            elif placeholder.type != "integer":
+                found.error(
+                    m.mark("count"),
+                    f"the count placeholder '{count}' of {where} is not an integer",
+                    f"set 'type: integer' on placeholder '{count}'",
+                )
+    elif isinstance(node, Scalar):
+        text = f.text("message")
+        one, other, count = text, None, None
+        forms = [(text, node.mark)]
+    else:
+        found.error(
+            node.mark,
+            f"the message of {where} must be text or a mapping with one, "
+            f"other and count, not {node.kind}",
+            "write the message as one line of text",
+        )
+        return None
+    used: set[str] = set()
+    for index, (text, mark) in enumerate(forms):
+        if text is None:
+            continue
+        parsed = placeholders.parse(text)
+        for problem in parsed.problems:
+            found.error(
+                mark,
+                f"the message of {where} has {problem.message} at character {problem.offset + 1}",
+                problem.hint,
+            )
+        used.update(parsed.names)
+        for name in parsed.names:
+            if name not in declared:
+                found.error(
+                    mark,
+                    f"the message of {where} uses placeholder '{{{name}}}', which is not declared",
+                    f"declare '{name}' under 'placeholders:'"
+                    if not declared
+                    else suggest(name, list(declared)),
+                )
+        is_singular_form = isinstance(node, Mapping) and index == 0
+        for name in declared:
+            if name not in parsed.names and not (is_singular_form and name == count):
+                found.error(
+                    mark,
+                    f"the message of {where} does not use its placeholder '{{{name}}}'",
+                    "use it in the text, or remove its declaration",
+                )
+    if isinstance(node, Mapping):
+        if one is None or other is None or count is None:
+            return None
+        if count not in used and count in declared:
+            found.error(
+                node.mark,
+                f"the plural message of {where} never shows its count '{{{count}}}'",
+                f"use {{{count}}} in the 'other' form",
+            )
+        return Message(one, other, count)
+    return Message(one) if one is not None else None
+
+
+def _recovery(f: Fields, where: str, found: Diagnostics) -> Recovery | None:
+    node = f.node("recovery")
+    if node is None:
+        return None
+    r = Fields(node, schema.RECOVERY, found, f"the recovery of {where}")
+    if not r.valid:
+        return None
+    kind = r.choice("kind")
+    steps = [text for text, _ in r.text_list("steps")]
+    avoid = [text for text, _ in r.text_list("avoid")]
+    steps_node = r.node("steps")
+    if isinstance(steps_node, Sequence) and not steps_node.items:
+        found.error(r.mark("steps"), f"the recovery of {where} has no steps", "list at least one")
+        return None
+    if kind is None or not steps:
+        return None
+    return Recovery(kind, tuple(steps), tuple(avoid))
+
+
+def _retry(f: Fields, where: str, limit_ids: tuple[str, ...], found: Diagnostics) -> Retry | None:
+    node = f.node("retry")
+    if node is None:
+        return None
+    r = Fields(node, schema.RETRY, found, f"the retry policy of {where}")
+    if not r.valid:
+        return None
+    policy, limit = r.choice("policy"), r.text("limit")
+    if policy is None:
+        return None
+    if policy == RetryPolicy.BOUNDED.value:
+        if limit is None:
+            if not r.has("limit"):
+                found.error(
+                    r.mark("policy"),
+                    f"the bounded retry policy of {where} names no limit",
+                    "add 'limit:' with the limit that caps the attempts",
+                )
+            return None
+        if not _reference(limit, r.mark("limit"), limit_ids, "limit", "retry.limit", where, found):
+            return None
+    elif limit is not None:
+        found.error(
+            r.mark("limit"),
+            f"the retry policy '{policy}' of {where} takes no limit",
+            "remove 'limit:', or use policy: bounded",
+        )
+        return None
+    return Retry(RetryPolicy(policy), limit)
