@@ -26,6 +26,7 @@ check: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests
+	$(BIN)/ruff format --check generator tests
 	$(BIN)/ruff check --select E,F,W,B,RUF --ignore E501 surface_errors
 
 typecheck: $(STAMP)

@@ -30,20 +30,20 @@ class OutputError(Exception):
     """A file could not be written; the message says which and why."""
 
 
-def _current(path: Path) -> bytes | None:
+def _current(root: Path, name: str) -> bytes | None:
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
+        return (root / name).read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
-        raise OutputError(f"{path}: cannot read: {exc.strerror}") from None
+        raise OutputError(f"{name}: cannot read: {exc.strerror}") from None
 
 
 def compare(root: Path, files: Files) -> list[FileStatus]:
     """The status of every output against what is on disk, in path order."""
     result = []
     for name in sorted(files):
-        current = _current(root / name)
+        current = _current(root, name)
         if current is None:
             result.append(FileStatus(name, "missing"))
         elif current != files[name]:

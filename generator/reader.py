@@ -17,11 +17,16 @@ from .schema import ObjectSchema
 IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*\Z")
 
 
+def closest(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
     """A "did you mean" hint, or the list of choices when nothing is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    close = closest(word, choices)
     if close:
-        return f"did you mean '{close[0]}'?"
+        return f"did you mean '{close}'?"
     return "expected one of: " + ", ".join(choices)
 
 
@@ -76,6 +81,7 @@ class Fields:
             self.valid = False
             return
         self.valid = True
+        misspelt: set[str] = set()  # required keys an unknown key already points at
         for key, value in node.pairs:
             if key.value in self.keys:
                 found.error(
@@ -86,6 +92,7 @@ class Fields:
                 )
                 continue
             if key.value not in schema.names:
+                misspelt.add(closest(key.value, schema.names) or "")
                 found.error(
                     key.mark,
                     f"unknown key '{key.value}' in {where}",
@@ -95,11 +102,12 @@ class Fields:
             self.keys[key.value] = key
             self.nodes[key.value] = value
         for field in schema.fields:
-            if field.required and field.name not in self.nodes:
+            if field.required and field.name not in self.nodes and field.name not in misspelt:
+                doc = field.doc.rstrip(".")
                 found.error(
                     self.anchor,
                     f"{where} has no '{field.name}'",
-                    f"add '{field.name}:' ({field.doc.rstrip('.')})",
+                    f"add '{field.name}:', {doc[0].lower()}{doc[1:]}",
                 )
 
     def has(self, name: str) -> bool:

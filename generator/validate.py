@@ -40,6 +40,8 @@ URL = re.compile(r"https?://[^\s/]+(/[^\s]*)?/\Z")
 #: JSON-RPC 2.0 reserves -32768..-32000; only these and the server range may be used there.
 JSONRPC_PREDEFINED = {-32700, -32600, -32601, -32602, -32603}
 MAX_CODE_LENGTH = 64
+#: Keyword arguments of the generated API that a placeholder could not be passed as.
+RESERVED_PLACEHOLDERS = ("message", "locale")
 
 
 def load_registry(path: Path, display: str | None = None) -> Registry:
@@ -63,15 +65,22 @@ def validate(root: Node, path: str) -> Registry:
     if not top.valid:
         raise InvalidInput(found)
     meta = _meta(top, found)
-    layers = [_layer(k, v, found) for k, v in _section(top, "layers", "layer", found)]
-    limits = [_limit(k, v, found) for k, v in _section(top, "limits", "limit", found)]
-    adapters = [_adapter(k, v, found) for k, v in _section(top, "adapters", "adapter", found)]
+    layer_nodes = _section(top, "layers", "layer", found)
+    limit_nodes = _section(top, "limits", "limit", found)
+    adapter_nodes = _section(top, "adapters", "adapter", found)
     code_nodes = _section(top, "codes", "code", found)
+    layers = [_layer(k, v, found) for k, v in layer_nodes]
+    limits = [_limit(k, v, found) for k, v in limit_nodes]
+    adapters = [_adapter(k, v, found) for k, v in adapter_nodes]
+    # References are checked against every defined name, valid or not, so that one broken
+    # limit or layer does not make each code that names it report a second, false problem.
     layer_map = {layer.id: layer for layer in layers if layer is not None}
-    limit_ids = tuple(limit.id for limit in limits if limit is not None)
+    layer_ids = tuple(key.value for key, _ in layer_nodes)
+    limit_ids = tuple(key.value for key, _ in limit_nodes)
     code_names = tuple(key.value for key, _ in code_nodes)
     codes = [
-        _code(key, node, layer_map, limit_ids, code_names, meta, found) for key, node in code_nodes
+        _code(key, node, layer_ids, layer_map, limit_ids, code_names, meta, found)
+        for key, node in code_nodes
     ]
     if found.has_errors or meta is None:
         raise InvalidInput(found)
@@ -316,6 +325,7 @@ def _reference(
 def _code(
     key: Scalar,
     node: Node,
+    layer_ids: tuple[str, ...],
     layers: dict[str, Layer],
     limit_ids: tuple[str, ...],
     code_names: tuple[str, ...],
@@ -332,9 +342,9 @@ def _code(
     layer_id = f.text("layer")
     layer = None
     if layer_id is not None and _reference(
-        layer_id, f.mark("layer"), tuple(layers), "layer", "layer", where, found
+        layer_id, f.mark("layer"), layer_ids, "layer", "layer", where, found
     ):
-        layer = layers[layer_id]
+        layer = layers.get(layer_id)  # None when the layer itself is invalid
 
     shape_value = f.choice("shape")
     shape_reason = f.text("shape_reason") or ""
@@ -416,10 +426,17 @@ def _code(
         )
 
     meaning, rationale = f.text("meaning"), f.text("rationale") or ""
-    if len(found.items) > before:
-        return None
-    assert layer is not None and shape is not None and message is not None
-    assert meaning is not None and recovery is not None and retry is not None and since is not None
+    if (
+        len(found.items) > before
+        or layer is None
+        or shape is None
+        or message is None
+        or meaning is None
+        or recovery is None
+        or retry is None
+        or since is None
+    ):
+        return None  # the problem is reported already, here or where the layer is defined
     return Code(
         name,
         layer.id,
@@ -451,6 +468,14 @@ def _placeholders(f: Fields, where: str, found: Diagnostics) -> dict[str, Placeh
                 key.mark,
                 f"placeholder name '{key.value}' in {where} is not a plain identifier",
                 "use letters, digits and '_', such as 'action'",
+            )
+            continue
+        if key.value in RESERVED_PLACEHOLDERS:
+            found.error(
+                key.mark,
+                f"placeholder name '{key.value}' in {where} is reserved",
+                f"the generated API takes '{key.value}' as an argument of its own; "
+                "choose another name",
             )
             continue
         p = Fields(

@@ -150,6 +150,8 @@ def format_message(code: ErrorCode | str, template: str | None = None, /,
 
 def _body(info: CodeInfo, message: str | None, request_id: str | None,
           params: dict[str, object]) -> ErrorBody:
+    if request_id is not None and "request_id" in info.placeholders:
+        params = {**params, "request_id": request_id}  # the message shows the same id
     body: ErrorBody = {
         "code": info.code.value,
         "message": message if message is not None else format_message(info.code, **params),

@@ -1,0 +1,187 @@
+"""The errorbook command line, as a release engineer and a reader use it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, Run
+
+
+def mtimes(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def test_generate_on_a_fresh_tree_changes_nothing_and_touches_nothing(
+    run: Run, project: Path
+) -> None:
+    before = mtimes(project / "surface_errors")
+    result = run("generate", cwd=project)
+    assert result.code == 0
+    assert result.out == "0 files changed, 4 unchanged\n"
+    assert mtimes(project / "surface_errors") == before
+    again = run("generate", cwd=project)
+    assert again.out == "0 files changed, 4 unchanged\n"
+    assert mtimes(project / "surface_errors") == before
+
+
+def test_check_passes_on_a_fresh_tree(run: Run, project: Path) -> None:
+    result = run("check", cwd=project)
+    assert result.code == 0, result.out + result.err
+    assert result.out == "4 generated files are up to date with codes.yaml\n"
+
+
+def test_rewording_a_message_makes_check_name_the_stale_file(run: Run, project: Path) -> None:
+    registry = project / "codes.yaml"
+    text = registry.read_text("utf-8")
+    registry.write_text(
+        text.replace("You did not allow the action {action}.", "You declined the action {action}."),
+        "utf-8",
+    )
+    before = mtimes(project / "surface_errors")
+    result = run("check", cwd=project)
+    assert result.code == 1
+    assert result.out == (
+        "stale    surface_errors/codes.py\n"
+        "errorbook: 1 generated file is out of date with codes.yaml; "
+        "run `errorbook generate` to update\n"
+    )
+    assert mtimes(project / "surface_errors") == before  # check writes nothing
+    fixed = run("generate", cwd=project)
+    assert fixed.out == "updated  surface_errors/codes.py\n1 file changed, 3 unchanged\n"
+    assert "You declined the action {action}." in (
+        project / "surface_errors" / "codes.py"
+    ).read_text("utf-8")
+    assert run("check", cwd=project).code == 0
+
+
+def test_check_names_a_missing_file(run: Run, project: Path) -> None:
+    (project / "surface_errors" / "envelope.py").unlink()
+    result = run("check", cwd=project)
+    assert result.code == 1
+    assert "missing  surface_errors/envelope.py\n" in result.out
+
+
+def test_generate_from_a_subfolder_uses_the_project_root(run: Run, project: Path) -> None:
+    sub = project / "deep" / "er"
+    sub.mkdir(parents=True)
+    assert run("check", cwd=sub).code == 0
+
+
+def test_an_invalid_registry_writes_nothing(run: Run, project: Path) -> None:
+    registry = project / "codes.yaml"
+    registry.write_text(
+        registry.read_text("utf-8").replace("layer: execution", "lyer: execution", 1), "utf-8"
+    )
+    before = mtimes(project / "surface_errors")
+    result = run("generate", cwd=project)
+    assert result.code == 1
+    lines = result.err.splitlines()
+    assert "unknown key 'lyer' in code ACTION_NOT_FOUND (did you mean 'layer'?)" in lines[0]
+    assert lines[0].startswith("codes.yaml:")
+    assert lines[-1].endswith("nothing was written")
+    assert result.out == ""
+    assert mtimes(project / "surface_errors") == before
+
+
+def test_validate_reports_counts_and_json(run: Run) -> None:
+    result = run("validate")
+    assert result.code == 0
+    assert result.out == "codes.yaml: valid (21 codes, 4 layers, 9 limits, 4 adapters)\n"
+    assert json.loads(run("validate", "--format", "json").out) == []
+
+
+def test_validate_json_lists_problems(run: Run, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("registry: {}\n", "utf-8")
+    result = run("validate", "--registry", str(bad), "--format", "json")
+    assert result.code == 1
+    problems = json.loads(result.out)
+    assert problems[0]["line"] == 1 and problems[0]["severity"] == "error"
+    assert {"path", "line", "column", "message", "hint", "severity"} == set(problems[0])
+
+
+def test_explain_text(run: Run) -> None:
+    result = run("explain", "PERMISSION_DENIED")
+    assert result.code == 0
+    out = result.out
+    assert out.startswith("PERMISSION_DENIED\n")
+    assert "Layer:    Execution (execution); page must act" in out
+    assert '{"ok": true, "result": {"error": {"code": ...}}}' in out
+    assert "Recovery (ask_user):" in out and "  1. Stop this operation." in out
+    assert "Retry:    never retry the same request" in out
+    assert "Docs:     https://docs.surface.example/errors/en/codes/permission_denied/" in out
+
+
+def test_explain_json_has_limits_and_retry(run: Run) -> None:
+    data = json.loads(run("explain", "llm_retries_exhausted", "--format", "json").out)
+    assert data["code"] == "LLM_RETRIES_EXHAUSTED"
+    assert data["layer"]["actor"] == "provider"
+    assert data["message"]["count"] == "attempts"
+    assert [limit["id"] for limit in data["limits"]] == ["llm_retry_attempts", "llm_retry_backoff"]
+    assert data["limits"][0]["default"] == 3
+    assert data["http_status"] == 503 and data["jsonrpc_code"] == -32034
+
+
+def test_explain_unknown_code_suggests_the_nearest(run: Run) -> None:
+    result = run("explain", "PERMISION_DENIED")
+    assert result.code == 2
+    assert result.err == (
+        "errorbook: unknown code 'PERMISION_DENIED' in codes.yaml; nearest: PERMISSION_DENIED\n"
+    )
+
+
+@pytest.mark.parametrize("command", ["generate", "check", "validate", "explain"])
+def test_every_command_has_help(run: Run, command: str) -> None:
+    result = run(command, "--help")
+    assert result.code == 0
+    assert "--registry PATH" in result.out
+
+
+def test_usage_errors_exit_2(run: Run) -> None:
+    assert run("frobnicate").code == 2
+    assert run("explain").code == 2
+    assert run("validate", "--format", "yaml").code == 2
+
+
+def test_bad_configuration_is_a_usage_error(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.errorbook]\nregistyr = 'x.yaml'\n", "utf-8")
+    result = run("validate", cwd=tmp_path)
+    assert result.code == 2
+    assert result.err == (
+        f"errorbook: {tmp_path / 'pyproject.toml'}:2:1: error: unknown key "
+        "'registyr' in [tool.errorbook] (did you mean 'registry'?)\n"
+    )
+
+
+def test_missing_registry_is_reported(run: Run, tmp_path: Path) -> None:
+    result = run("validate", cwd=tmp_path)
+    assert result.code == 1
+    assert result.err.startswith("codes.yaml:1:1: error: cannot read the file: No such file")
+
+
+def test_unwritable_output_is_a_clear_error(run: Run, project: Path) -> None:
+    (project / "blocked").write_text("a file where a folder should be", "utf-8")
+    result = run("generate", "--python-out", str(project / "blocked"), cwd=project)
+    assert result.code == 1
+    assert result.err.startswith(
+        "errorbook: error: blocked/surface_errors/__init__.py: cannot write:"
+    )
+    assert "Traceback" not in result.err
+
+
+def test_python_dash_m_generator_is_the_same_program() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "explain", "INVALID_PARAMS", "--format", "json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["recovery"]["kind"] == "correct_input"
