@@ -33,7 +33,6 @@ _TAGS = {
 }
 _HINTS = {
     "mapping values are not allowed": "quote a value that contains ': ', or check the indentation",
-    "found character '\\t' that cannot start any token": "indent with spaces, not tabs",
     "could not find expected ':'": "a key needs ':' after it; look for an unclosed quote above",
     "did not find expected key": "check the indentation of this line against its siblings",
     "found undefined alias": "anchors and aliases are not supported; write the value out",
@@ -123,12 +122,7 @@ def load_text(text: str, path: str) -> Node:
     try:
         root = _compose(text, path, found)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = _mark(path, mark) if mark is not None else Mark(path, 1, 1)
-        problem = exc.problem or "the file is not valid YAML"
-        if exc.context:
-            problem = f"{problem} {exc.context}"
-        hint = next((h for key, h in _HINTS.items() if key in problem), "fix the YAML syntax here")
+        where, problem, hint = _explain_syntax(exc, text, path)
         found.error(where, f"invalid YAML: {problem}", hint)
         raise InvalidInput(found) from None
     if found.has_errors:
@@ -141,6 +135,31 @@ def load_text(text: str, path: str) -> Node:
         )
         raise InvalidInput(found)
     return root
+
+
+_OPENERS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
+
+
+def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Mark, str, str]:
+    """Where a syntax error is, what it is, and a hint; an unclosed bracket or quote is
+    reported where it opens, which is where the author has to look."""
+    problem = exc.problem or "the file is not valid YAML"
+    if exc.context:
+        problem = f"{problem} {exc.context}"
+    where = _mark(path, exc.problem_mark or exc.context_mark)
+    for name, (opener, closer) in _OPENERS.items():
+        if exc.context and name in exc.context and exc.context_mark is not None:
+            return _mark(path, exc.context_mark), problem, f"close this '{opener}' with '{closer}'"
+    if exc.context and "quoted scalar" in exc.context and exc.context_mark is not None:
+        return _mark(path, exc.context_mark), problem, "close the quote that starts here"
+    lines = text.splitlines()
+    if (
+        0 < where.line <= len(lines)
+        and lines[where.line - 1][where.column - 1 : where.column] == "\t"
+    ):
+        return where, problem, "indent with spaces, not tabs"
+    hint = next((h for key, h in _HINTS.items() if key in problem), "fix the YAML syntax here")
+    return where, problem, hint
 
 
 def load_file(path: Path, display: str | None = None) -> Node:

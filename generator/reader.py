@@ -121,12 +121,12 @@ class Fields:
         assert name in self.schema.names, name
         return self.nodes.get(name)
 
-    def _scalar(self, name: str, tag: str, expected: str) -> Scalar | None:
+    def _scalar(self, name: str, tag: str, expected: str, hint: str = "") -> Scalar | None:
         node = self.node(name)
         if node is None:
             return None
         if not isinstance(node, Scalar) or node.tag != tag:
-            hint = (
+            hint = hint or (
                 "put the value in quotes"
                 if tag == "str" and isinstance(node, Scalar)
                 else f"write {expected}"
@@ -137,8 +137,9 @@ class Fields:
             return None
         return node
 
-    def text(self, name: str) -> str | None:
-        node = self._scalar(name, "str", "text")
+    def text(self, name: str, hint: str = "") -> str | None:
+        """A text field; ``hint`` replaces "put the value in quotes" for a non-text value."""
+        node = self._scalar(name, "str", "text", hint)
         if node is None:
             return None
         return text_value(node, name, self.where, self.found)
@@ -147,7 +148,7 @@ class Fields:
         node = self._scalar(name, "int", "an integer")
         if node is None:
             return None
-        return int(node.value.replace("_", ""), 0)
+        return integer_value(node, name, self.where, self.found)
 
     def identifier(self, name: str) -> str | None:
         value = self.text(name)
@@ -196,6 +197,29 @@ class Fields:
             if value is not None:
                 result.append((value, item.mark))
         return result
+
+
+DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9_]*)\Z")
+
+
+def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> int | None:
+    """A decimal integer. YAML 1.1 also reads 030 as octal, 0x1F as hex and 5:00 as 300;
+    such a value is refused, since nobody writes a timeout in base 60 on purpose."""
+    text = node.value
+    if DECIMAL.match(text):
+        return int(text.replace("_", ""))
+    body = text.lstrip("+-").replace("_", "")
+    if ":" in body:
+        meant = 0
+        for part in body.split(":"):
+            meant = meant * 60 + int(part or "0")
+        hint = f"write a whole number, such as {meant}"
+    elif body[:2].lower() in ("0x", "0b", "0o"):
+        hint = f"write it in decimal, such as {int(body, 0)}"
+    else:
+        hint = f"write it without leading zeros, such as {int(body)}"
+    found.error(node.mark, f"'{name}' in {where} must be a decimal integer, not {text}", hint)
+    return None
 
 
 def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str | None:

@@ -16,7 +16,7 @@ from babel import Locale, UnknownLocaleError
 from . import placeholders, schema
 from .diagnostics import Diagnostics, InvalidInput, Mark
 from .loader import Mapping, Node, Scalar, Sequence, load_file, load_text
-from .reader import IDENTIFIER, Fields, entries, suggest, text_value
+from .reader import IDENTIFIER, Fields, closest, entries, integer_value, suggest, text_value
 from .registry import (
     Actor,
     Adapter,
@@ -65,6 +65,7 @@ def validate(root: Node, path: str) -> Registry:
     if not top.valid:
         raise InvalidInput(found)
     meta = _meta(top, found)
+    version = meta.version if meta is not None else _version_alone(top)
     layer_nodes = _section(top, "layers", "layer", found)
     limit_nodes = _section(top, "limits", "limit", found)
     adapter_nodes = _section(top, "adapters", "adapter", found)
@@ -79,7 +80,7 @@ def validate(root: Node, path: str) -> Registry:
     limit_ids = tuple(key.value for key, _ in limit_nodes)
     code_names = tuple(key.value for key, _ in code_nodes)
     codes = [
-        _code(key, node, layer_ids, layer_map, limit_ids, code_names, meta, found)
+        _code(key, node, layer_ids, layer_map, limit_ids, code_names, version, found)
         for key, node in code_nodes
     ]
     if found.has_errors or meta is None:
@@ -121,7 +122,8 @@ def _section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tupl
 def _code_name_ok(key: Scalar, found: Diagnostics) -> bool:
     name = key.value
     if not CODE_NAME.match(name):
-        fixed = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").upper()
+        words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)  # camelCase -> camel_Case
+        fixed = re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").upper()
         hint = (
             f"write it as {fixed}"
             if fixed and CODE_NAME.match(fixed)
@@ -144,6 +146,15 @@ def _code_name_ok(key: Scalar, found: Diagnostics) -> bool:
         )
         return False
     return True
+
+
+def _version_alone(top: Fields) -> str | None:
+    """The registry's version when other metadata is broken (problems already reported)."""
+    node = top.node("registry")
+    if node is None:
+        return None
+    quiet = Diagnostics()
+    return _semver(Fields(node, schema.META, quiet, "'registry'"), "version", quiet)
 
 
 def _meta(top: Fields, found: Diagnostics) -> Meta | None:
@@ -329,7 +340,7 @@ def _code(
     layers: dict[str, Layer],
     limit_ids: tuple[str, ...],
     code_names: tuple[str, ...],
-    meta: Meta | None,
+    version: str | None,
     found: Diagnostics,
 ) -> Code | None:
     name = key.value
@@ -363,8 +374,8 @@ def _code(
             "remove 'shape_reason:'; it explains an override only",
         )
 
-    declared = _placeholders(f, where, found)
-    message = _message(f, where, declared, found)
+    declared, declared_names = _placeholders(f, where, found)
+    message = _message(f, where, declared, declared_names, found)
 
     http, jsonrpc = f.integer("http"), f.integer("jsonrpc")
     if shape is Shape.PROTOCOL:
@@ -403,26 +414,33 @@ def _code(
 
     recovery = _recovery(f, where, found)
     retry = _retry(f, where, limit_ids, found)
-    limits = [
-        v
-        for v, m in f.text_list("limits")
-        if _reference(v, m, limit_ids, "limit", "limits", where, found)
-    ]
+    limits: list[str] = []
+    for limit_id, mark in f.text_list("limits"):
+        if limit_id in limits:
+            found.error(
+                mark, f"{where} names limit '{limit_id}' twice in 'limits'", "remove the second entry"
+            )
+        elif _reference(limit_id, mark, limit_ids, "limit", "limits", where, found):
+            limits.append(limit_id)
     if retry is not None and retry.limit is not None and retry.limit not in limits:
         limits.append(retry.limit)
     related: list[str] = []
     for other, mark in f.text_list("related"):
         if other == name:
             found.error(mark, f"{where} names itself in 'related'", "remove it")
+        elif other in related:
+            found.error(
+                mark, f"{where} names code '{other}' twice in 'related'", "remove the second entry"
+            )
         elif _reference(other, mark, code_names, "code", "related", where, found):
             related.append(other)
 
     since = _semver(f, "since", found)
-    if since is not None and meta is not None and semver(since) > semver(meta.version):
+    if since is not None and version is not None and semver(since) > semver(version):
         found.error(
             f.mark("since"),
-            f"{where} is since {since}, after the registry's version {meta.version}",
-            f"use a version up to {meta.version}, or raise the registry's",
+            f"{where} is since {since}, after the registry's version {version}",
+            f"use a version up to {version}, or raise the registry's",
         )
 
     meaning, rationale = f.text("meaning"), f.text("rationale") or ""
@@ -457,13 +475,25 @@ def _code(
     )
 
 
-def _placeholders(f: Fields, where: str, found: Diagnostics) -> dict[str, Placeholder]:
+def _placeholders(
+    f: Fields, where: str, found: Diagnostics
+) -> tuple[dict[str, Placeholder], tuple[str, ...]]:
+    """The valid placeholders, and every declared name (valid or not) for the message checks,
+    so that a broken declaration is reported once and not again as "not declared"."""
     node = f.node("placeholders")
     result: dict[str, Placeholder] = {}
     if node is None:
-        return result
-    for key, value in entries(node, "placeholder", found):
-        if not key.value.isidentifier() or not key.value.isascii() or keyword.iskeyword(key.value):
+        return result, ()
+    pairs = entries(node, "placeholder", found)
+    for key, value in pairs:
+        if keyword.iskeyword(key.value):
+            found.error(
+                key.mark,
+                f"placeholder name '{key.value}' in {where} is a Python keyword",
+                f"choose another name, such as '{key.value}_name'",
+            )
+            continue
+        if not key.value.isidentifier() or not key.value.isascii():
             found.error(
                 key.mark,
                 f"placeholder name '{key.value}' in {where} is not a plain identifier",
@@ -490,7 +520,7 @@ def _placeholders(f: Fields, where: str, found: Diagnostics) -> dict[str, Placeh
         if isinstance(example_node, Scalar):
             if kind == "integer":
                 if example_node.tag == "int":
-                    example = int(example_node.value.replace("_", ""), 0)
+                    example = integer_value(example_node, "example", where, found)
                 else:
                     found.error(
                         example_node.mark,
@@ -509,11 +539,15 @@ def _placeholders(f: Fields, where: str, found: Diagnostics) -> dict[str, Placeh
             )
         if description is not None and example is not None:
             result[key.value] = Placeholder(key.value, description, example, kind)
-    return result
+    return result, tuple(key.value for key, _ in pairs)
 
 
 def _message(
-    f: Fields, where: str, declared: dict[str, Placeholder], found: Diagnostics
+    f: Fields,
+    where: str,
+    declared: dict[str, Placeholder],
+    names: tuple[str, ...],
+    found: Diagnostics,
 ) -> Message | None:
     node = f.node("message")
     if node is None:
@@ -524,14 +558,17 @@ def _message(
         forms = [(one, m.mark("one")), (other, m.mark("other"))]
         if count is not None:
             placeholder = declared.get(count)
-            if placeholder is None:
+            if count not in names:
+                near = closest(count, names) if names else None
                 found.error(
                     m.mark("count"),
                     f"the plural message of {where} counts '{count}', "
                     "which is not one of its placeholders",
-                    f"declare '{count}' under 'placeholders:' with type: integer",
+                    f"did you mean '{near}'?"
+                    if near
+                    else f"declare '{count}' under 'placeholders:' with type: integer",
                 )
-            elif placeholder.type != "integer":
+            elif placeholder is not None and placeholder.type != "integer":
                 found.error(
                     m.mark("count"),
                     f"the count placeholder '{count}' of {where} is not an integer",
@@ -550,6 +587,7 @@ def _message(
         )
         return None
     used: set[str] = set()
+    broken = False
     for index, (text, mark) in enumerate(forms):
         if text is None:
             continue
@@ -562,16 +600,19 @@ def _message(
             )
         used.update(parsed.names)
         for name in parsed.names:
-            if name not in declared:
+            if name not in names:
                 found.error(
                     mark,
                     f"the message of {where} uses placeholder '{{{name}}}', which is not declared",
                     f"declare '{name}' under 'placeholders:'"
-                    if not declared
-                    else suggest(name, list(declared)),
+                    if not names
+                    else suggest(name, list(names)),
                 )
+        if parsed.problems:
+            broken = True
+            continue  # a broken field may be the missing placeholder: one report is enough
         is_singular_form = isinstance(node, Mapping) and index == 0
-        for name in declared:
+        for name in names:
             if name not in parsed.names and not (is_singular_form and name == count):
                 found.error(
                     mark,
@@ -581,7 +622,7 @@ def _message(
     if isinstance(node, Mapping):
         if one is None or other is None or count is None:
             return None
-        if count not in used and count in declared:
+        if count not in used and count in names and not broken:
             found.error(
                 node.mark,
                 f"the plural message of {where} never shows its count '{{{count}}}'",
@@ -617,7 +658,8 @@ def _retry(f: Fields, where: str, limit_ids: tuple[str, ...], found: Diagnostics
     r = Fields(node, schema.RETRY, found, f"the retry policy of {where}")
     if not r.valid:
         return None
-    policy, limit = r.choice("policy"), r.text("limit")
+    example = f", such as '{limit_ids[0]}'" if limit_ids else ""
+    policy, limit = r.choice("policy"), r.text("limit", f"write the id of a limit{example}")
     if policy is None:
         return None
     if policy == RetryPolicy.BOUNDED.value:

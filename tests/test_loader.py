@@ -99,10 +99,17 @@ def test_two_documents_are_refused() -> None:
     )
 
 
-def test_syntax_errors_point_at_the_problem() -> None:
+def test_an_unclosed_bracket_is_reported_where_it_opens() -> None:
     found = problems("a: [1, 2\nb: 3\n")
     assert len(found) == 1
-    assert found[0].startswith("r.yaml:2:2: error: invalid YAML:")
+    assert found[0].startswith("r.yaml:1:4: error: invalid YAML:")
+    assert found[0].endswith("(close this '[' with ']')")
+
+
+def test_tab_indentation_gets_its_own_hint() -> None:
+    found = problems("a:\n\tb: 1\n")
+    assert found[0].startswith("r.yaml:2:1: error: invalid YAML:")
+    assert found[0].endswith("(indent with spaces, not tabs)")
 
 
 def test_deep_nesting_is_refused() -> None:
