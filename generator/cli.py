@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__, config
-from .commands import check, explain, generate, validate
+from .commands import check, explain, generate, init_locale, stats, validate
 from .diagnostics import InvalidInput
 from .output import OutputError
 
@@ -22,7 +22,7 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 
-COMMANDS = (generate, check, validate, explain)
+COMMANDS = (generate, check, validate, explain, stats, init_locale)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,6 +12,7 @@ KEYS = {
     "registry": "the registry file (default: codes.yaml)",
     "python-out": "folder in which the generated Python package is written (default: .)",
     "templates": "folder of templates that override the shipped ones (default: none)",
+    "locales": "folder of the gettext catalogs (default: locales)",
 }
 
 
@@ -25,6 +26,11 @@ class Config:
     registry: Path
     python_out: Path
     templates: Path | None = None
+    locales: Path | None = None  # None: <root>/locales
+
+    @property
+    def locales_dir(self) -> Path:
+        return self.locales if self.locales is not None else self.root / "locales"
 
     def display(self, path: Path) -> str:
         """A path as output shows it: relative to the root where possible, always with '/'."""
@@ -88,6 +94,7 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
         registry=root / table.get("registry", "codes.yaml"),
         python_out=root / table.get("python-out", "."),
         templates=root / templates if templates else None,
+        locales=root / table.get("locales", "locales"),
     )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 
-from . import placeholders, schema
+from . import placeholders, plurals, schema
 from .diagnostics import Diagnostics, InvalidInput, Mark
 from .loader import Mapping, Node, Scalar, Sequence, load_file, load_text
 from .reader import IDENTIFIER, Fields, closest, entries, integer_value, suggest, text_value
@@ -171,7 +171,13 @@ def _meta(top: Fields, found: Diagnostics) -> Meta | None:
         tag = _locale(value, mark, found)
         if tag is None:
             continue
-        if tag == source:
+        if plurals.lookup(tag) is None:
+            found.error(
+                mark,
+                f"errorbook has no plural rule for locale '{tag}'",
+                "add its Plural-Forms to generator/plurals.py",
+            )
+        elif tag == source:
             found.error(mark, f"'{tag}' is the source locale", "list only the target locales")
         elif tag in locales:
             found.error(mark, f"locale '{tag}' is listed twice", "remove the second entry")
@@ -418,7 +424,9 @@ def _code(
     for limit_id, mark in f.text_list("limits"):
         if limit_id in limits:
             found.error(
-                mark, f"{where} names limit '{limit_id}' twice in 'limits'", "remove the second entry"
+                mark,
+                f"{where} names limit '{limit_id}' twice in 'limits'",
+                "remove the second entry",
             )
         elif _reference(limit_id, mark, limit_ids, "limit", "limits", where, found):
             limits.append(limit_id)

@@ -43,6 +43,7 @@ from .envelope import (
     format_message,
     protocol_failure,
 )
+from .i18n import Translator, fallback_chain, message
 
 __all__ = [
     "CODES",
@@ -70,9 +71,12 @@ __all__ = [
     "Retry",
     "Shape",
     "ShapeError",
+    "Translator",
     "action_failure",
     "classify",
     "failure",
+    "fallback_chain",
     "format_message",
+    "message",
     "protocol_failure",
 ]

@@ -341,7 +341,7 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         related=(ErrorCode.CAPABILITY_NOT_EXPOSED, ErrorCode.ACTION_UNAVAILABLE),
         since='1.0.0',
         docs_url='https://docs.surface.example/errors/en/codes/permission_denied/',
-        message='You did not allow the action {action}.',
+        message='The action {action} was not allowed.',
         message_plural=None,
     ),
     ErrorCode.INVALID_PARAMS: CodeInfo(

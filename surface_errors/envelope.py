@@ -113,14 +113,8 @@ def _code(code: ErrorCode | str) -> ErrorCode:
         raise ValueError(f"{code!r} is not a code of this registry") from None
 
 
-def format_message(code: ErrorCode | str, template: str | None = None, /,
-                   **params: object) -> str:
-    """Fill a code's message (or ``template``) with its placeholders, by name only.
-
-    Only ``{name}`` fields that are placeholders of the code are replaced; ``{{`` and ``}}``
-    are literal braces. A missing or unexpected parameter is an error that names both.
-    """
-    info = CODES[_code(code)]
+def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
+    """Raise TypeError naming the code and each missing or unexpected placeholder."""
     expected = set(info.placeholders)
     missing = sorted(expected - params.keys())
     extra = sorted(params.keys() - expected)
@@ -128,34 +122,71 @@ def format_message(code: ErrorCode | str, template: str | None = None, /,
         problems = [f"missing placeholder {name!r}" for name in missing]
         problems += [f"unexpected parameter {name!r}" for name in extra]
         raise TypeError(f"{info.code.value}: " + ", ".join(problems))
-    if template is None:
-        template = info.message
-        if info.count is not None and info.message_plural is not None:
-            count = params[info.count]
-            if not isinstance(count, int) or isinstance(count, bool):
-                raise TypeError(f"{info.code.value}: placeholder {info.count!r} must be an int")
-            template = info.message if count == 1 else info.message_plural
+    if info.count is not None:
+        count = params[info.count]
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"{info.code.value}: placeholder {info.count!r} must be an int")
 
-    def replace(match: re.Match[str]) -> str:
+
+def fill(template: str, allowed: tuple[str, ...], params: Mapping[str, object]) -> str | None:
+    """``template`` with its named fields replaced, or None if it has any other field.
+
+    Only ``{name}`` where name is one of ``allowed`` is a field; ``{{`` and ``}}`` are literal
+    braces. Positions, attributes, indexes, conversions and format specs are refused, so a
+    translation can never reach into a value.
+    """
+    parts: list[str] = []
+    position = 0
+    for match in _FIELD.finditer(template):
+        parts.append(template[position:match.start()])
         token = match.group(0)
-        if token in ("{{", "}}"):
-            return token[0]
         name = match.group(1)
-        if name is None or name not in expected:
-            raise ValueError(f"{info.code.value}: {token!r} in the message is not a placeholder")
-        return str(params[name])
+        if token in ("{{", "}}"):
+            parts.append(token[0])
+        elif name is not None and name in allowed:
+            parts.append(str(params[name]))
+        else:
+            return None
+        position = match.end()
+    parts.append(template[position:])
+    return "".join(parts)
 
-    return _FIELD.sub(replace, template)
+
+def source_template(info: CodeInfo, params: Mapping[str, object]) -> str:
+    if info.count is not None and info.message_plural is not None:
+        return info.message if params[info.count] == 1 else info.message_plural
+    return info.message
 
 
-def _body(info: CodeInfo, message: str | None, request_id: str | None,
+def format_message(code: ErrorCode | str, template: str | None = None, /,
+                   **params: object) -> str:
+    """Fill a code's source message (or ``template``) with its placeholders, by name only.
+
+    A missing or unexpected parameter is a TypeError that names both; a template with a
+    field that is not a placeholder of the code is a ValueError.
+    """
+    info = CODES[_code(code)]
+    check_params(info, params)
+    text = fill(template if template is not None else source_template(info, params),
+                info.placeholders, params)
+    if text is None:
+        raise ValueError(f"{info.code.value}: the message has a field that is not one of its "
+                         f"placeholders {info.placeholders}")
+    return text
+
+
+def _body(info: CodeInfo, message: str | None, request_id: str | None, locale: str | None,
           params: dict[str, object]) -> ErrorBody:
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}  # the message shows the same id
-    body: ErrorBody = {
-        "code": info.code.value,
-        "message": message if message is not None else format_message(info.code, **params),
-    }
+    if message is None:
+        if locale is None:
+            message = format_message(info.code, **params)
+        else:
+            from .i18n import message as localized  # loads a catalog only when asked to
+
+            message = localized(info.code, locale, **params)
+    body: ErrorBody = {"code": info.code.value, "message": message}
     if params:
         body["params"] = dict(params)
     if request_id is not None:
@@ -164,31 +195,38 @@ def _body(info: CodeInfo, message: str | None, request_id: str | None,
 
 
 def protocol_failure(code: ErrorCode | str, /, *, message: str | None = None,
-                     request_id: str | None = None, **params: object) -> ProtocolFailure:
-    """``{"ok": false, "error": ...}`` for a protocol-shaped code."""
+                     request_id: str | None = None, locale: str | None = None,
+                     **params: object) -> ProtocolFailure:
+    """``{"ok": false, "error": ...}`` for a protocol-shaped code.
+
+    The message is the code's own, filled with ``params``, in ``locale`` when one is given.
+    """
     info = CODES[_code(code)]
     if info.shape is not Shape.PROTOCOL:
         raise ShapeError(f"{info.code.value} is an action failure; build it with action_failure(), "
                          "which puts it inside {\"ok\": true, \"result\": {\"error\": ...}}")
-    return {"ok": False, "error": _body(info, message, request_id, params)}
+    return {"ok": False, "error": _body(info, message, request_id, locale, params)}
 
 
 def action_failure(code: ErrorCode | str, /, *, message: str | None = None,
-                   request_id: str | None = None, **params: object) -> ActionFailure:
+                   request_id: str | None = None, locale: str | None = None,
+                   **params: object) -> ActionFailure:
     """``{"ok": true, "result": {"error": ...}}`` for an action-shaped code."""
     info = CODES[_code(code)]
     if info.shape is not Shape.ACTION:
         raise ShapeError(f"{info.code.value} is a protocol failure; build it with "
                          "protocol_failure(), which answers {\"ok\": false, \"error\": ...}")
-    return {"ok": True, "result": {"error": _body(info, message, request_id, params)}}
+    return {"ok": True, "result": {"error": _body(info, message, request_id, locale, params)}}
 
 
 def failure(code: ErrorCode | str, /, *, message: str | None = None,
-            request_id: str | None = None, **params: object) -> Envelope:
+            request_id: str | None = None, locale: str | None = None,
+            **params: object) -> Envelope:
     """The envelope for a code, in the shape the registry declares for it."""
     if CODES[_code(code)].shape is Shape.PROTOCOL:
-        return protocol_failure(code, message=message, request_id=request_id, **params)
-    return action_failure(code, message=message, request_id=request_id, **params)
+        return protocol_failure(code, message=message, request_id=request_id, locale=locale,
+                                **params)
+    return action_failure(code, message=message, request_id=request_id, locale=locale, **params)
 
 
 def _error(value: object, where: str) -> tuple[Mapping[str, object], str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,17 +44,27 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A copy of this repository's registry, configuration and generated package."""
+    """A copy of this repository's registry, configuration, catalogs and generated package."""
     target = tmp_path / "project"
     target.mkdir()
     for name in ("codes.yaml", "pyproject.toml"):
         shutil.copy2(ROOT / name, target / name)
-    shutil.copytree(
-        ROOT / "surface_errors",
-        target / "surface_errors",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+    for folder in ("surface_errors", "locales"):
+        shutil.copytree(
+            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
     return target
+
+
+def generated_count() -> int:
+    """How many files `errorbook generate` writes for this repository."""
+    python = [
+        p
+        for p in (ROOT / "surface_errors").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    ]
+    catalogs = [p for p in (ROOT / "locales").rglob("*") if p.suffix in (".po", ".pot")]
+    return len(python) + len(catalogs)
 
 
 def write_registry(path: Path, text: str) -> Path:
@@ -123,3 +134,66 @@ adapters:
     protocol: A dict with ok false.
     action: A dict with ok true.
 """
+
+
+# Catalog helpers shared by the catalog, check and i18n tests.
+
+PYPROJECT = "[tool.errorbook]\nregistry = 'codes.yaml'\n"
+REGISTRY = MINIMAL.replace("locales: [de]", "locales: [de, pl]")
+MSGFMT = shutil.which("msgfmt")
+
+
+def make_project(root: Path, text: str = REGISTRY) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(PYPROJECT, "utf-8")
+    (root / "codes.yaml").write_text(text, "utf-8")
+    return root
+
+
+def po(root: Path, locale: str, domain: str = "messages") -> Path:
+    return root / "locales" / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+def translate(path: Path, translations: dict[str, str | list[str]]) -> None:
+    """Fill msgstr lines by msgctxt, as a translator's tool would."""
+    lines = path.read_text("utf-8").split("\n")
+    context = None
+    for i, line in enumerate(lines):
+        if line.startswith("msgctxt "):
+            context = line[9:-1]
+        value = translations.get(context or "")
+        if value is None:
+            continue
+        if line.startswith('msgstr "') and isinstance(value, str):
+            lines[i] = f'msgstr "{value}"'
+        match = re.match(r"msgstr\[(\d)\] ", line)
+        if match and isinstance(value, list):
+            lines[i] = f'msgstr[{match.group(1)}] "{value[int(match.group(1))]}"'
+    path.write_text("\n".join(lines), "utf-8")
+
+
+GERMAN: dict[str, str | list[str]] = {
+    "DOOR_CLOSED": "Die Tür ist zu.",
+    "ITEMS_REFUSED": [
+        "{count} Artikel wurde von {who} abgelehnt.",
+        "{count} Artikel wurden von {who} abgelehnt.",
+    ],
+}
+POLISH: dict[str, str | list[str]] = {
+    "DOOR_CLOSED": "Drzwi są zamknięte.",
+    "ITEMS_REFUSED": [
+        "{who} odrzucił {count} element.",
+        "{who} odrzucił {count} elementy.",
+        "{who} odrzucił {count} elementów.",
+    ],
+}
+
+
+@pytest.fixture
+def translated(run: Run, tmp_path: Path) -> Path:
+    root = make_project(tmp_path / "p")
+    assert run("generate", cwd=root).code == 0
+    translate(po(root, "de"), GERMAN)
+    translate(po(root, "pl"), POLISH)
+    assert run("generate", cwd=root).code == 0
+    return root

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from .. import build, output
+from .. import build, checks, output
 from ..config import Config
 
 
@@ -23,15 +24,29 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, config: Config) -> int:
     registry = build.registry_for(config)
-    results = output.compare(config.root, build.outputs(config, registry))
+    existing = build.existing_catalogs(config, registry)
+    problems, _ = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
+    if problems.items:
+        sys.stderr.write(problems.render())
+    results = output.compare(config.root, build.outputs(config, registry, existing))
     drift = [r for r in results if r.status != "unchanged"]
     for result in drift:
         print(f"{result.status:8} {result.path}")
+    status = 0
+    if problems.has_errors:
+        count = len(problems.items)
+        print(
+            f"errorbook: {count} problem{'s' if count != 1 else ''} in the catalogs; fix "
+            "them in the PO files named above, then run `errorbook check` again",
+            file=sys.stderr,
+        )
+        status = 1
     if drift:
         print(
             f"errorbook: {len(drift)} generated file{'s are' if len(drift) != 1 else ' is'} "
             f"out of date with {registry.path}; run `errorbook generate` to update"
         )
         return 1
-    print(f"{len(results)} generated files are up to date with {registry.path}")
-    return 0
+    if status == 0:
+        print(f"{len(results)} generated files are up to date with {registry.path}")
+    return status

@@ -1,0 +1,232 @@
+"""Checks of translators' catalogs, run by ``errorbook check`` (and ``stats``).
+
+Each problem is a diagnostic with the PO file and the line of the entry, so a translator can
+jump to it. The rules are the ones the runtime relies on: a translation uses exactly the
+placeholders of its source (by name, brace-aware), a plural entry has all its forms or none,
+and the Plural-Forms header is errorbook's own for the language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from babel.messages.catalog import Message
+
+from . import placeholders, plurals
+from .catalog import StableCatalog
+from .diagnostics import Diagnostics, Mark
+from .emit.catalogs import catalog_paths
+from .entries import entries
+from .pofile import read
+from .registry import Registry
+
+
+@dataclass(frozen=True)
+class Counts:
+    translated: int
+    fuzzy: int
+    untranslated: int
+
+    @property
+    def total(self) -> int:
+        return self.translated + self.fuzzy + self.untranslated
+
+
+def _forms(message: Message) -> tuple[str, ...]:
+    s = message.string
+    return tuple(s) if isinstance(s, (list, tuple)) else (s or "",)
+
+
+def _sources(message: Message) -> tuple[str, ...]:
+    i = message.id
+    return tuple(i) if isinstance(i, (list, tuple)) else (i,)
+
+
+def counts(catalog: StableCatalog) -> Counts:
+    translated = fuzzy = untranslated = 0
+    for message in catalog:
+        if not message.id:
+            continue
+        forms = _forms(message)
+        if message.fuzzy and any(forms):
+            fuzzy += 1
+        elif all(forms):
+            translated += 1
+        else:
+            untranslated += 1
+    return Counts(translated, fuzzy, untranslated)
+
+
+def _edges(text: str) -> tuple[str, str]:
+    stripped = text.strip()
+    if not stripped:
+        return text, ""
+    start = text.index(stripped)
+    return text[:start], text[start + len(stripped) :]
+
+
+Locate = Callable[[str], Mark]
+
+
+def locator(text: str, path: str, start: int) -> Locate:
+    """Find the line of ``msgstr`` or ``msgstr[N]`` in the entry that starts at ``start``."""
+    rows = text.split("\n")
+
+    def locate(keyword: str) -> Mark:
+        for number in range(max(start - 1, 0), len(rows)):
+            if rows[number].startswith(keyword + " "):
+                return Mark(path, number + 1, 1)
+            if number >= start and not rows[number].strip():
+                break
+        return Mark(path, start, 1)
+
+    return locate
+
+
+def check_message(
+    message: Message,
+    mark: Mark,
+    count: str | None,
+    brace: bool,
+    found: Diagnostics,
+    locate: Locate | None = None,
+) -> None:
+    """Check one translated entry; a problem in one form is reported at that form's line.
+
+    ``brace`` comes from the registry, not the file's flags: Babel re-derives those from any
+    braces in the text, and reference prose may quote JSON."""
+    forms = _forms(message)
+    label = f"the translation of {message.context or message.id!r}"
+    if any(forms) and not all(forms):
+        empty = [str(i) for i, text in enumerate(forms) if not text]
+        found.error(
+            locate(f"msgstr[{empty[0]}]") if locate is not None else mark,
+            f"{label} leaves plural form{'s' if len(empty) > 1 else ''} "
+            f"msgstr[{', '.join(empty)}] empty",
+            "fill every form, or none",
+        )
+    if not any(forms):
+        return
+    sources = _sources(message)
+    source_names: list[str] = []
+    for text in sources:
+        source_names += [n for n in placeholders.parse(text).names if n not in source_names]
+    lead, trail = _edges(sources[0])
+    last = len(forms) - 1
+    for index, text in enumerate(forms):
+        if not text:
+            continue
+        where = f"msgstr[{index}]" if len(sources) > 1 else "msgstr"
+        at = locate(where) if locate is not None else mark
+        if _edges(text) != (lead, trail):
+            found.error(
+                at,
+                f"{label} ({where}) does not start and end with the same white "
+                "space and newlines as its source",
+                "match the source's leading and trailing spaces and newlines",
+            )
+        if not brace:
+            continue
+        parsed = placeholders.parse(text)
+        for problem in parsed.problems:
+            found.error(at, f"{label} ({where}) has {problem.message}", problem.hint)
+        unknown = [n for n in parsed.names if n not in source_names]
+        for name in unknown:
+            found.error(
+                at,
+                f"{label} ({where}) uses '{{{name}}}', which its source does not have",
+                "use only the source's placeholders: "
+                + ", ".join(f"{{{n}}}" for n in source_names),
+            )
+        for name in source_names:
+            optional = name == count and len(forms) > 1 and index != last
+            if name not in parsed.names and not optional:
+                found.error(
+                    at,
+                    f"{label} ({where}) leaves out '{{{name}}}'",
+                    f"keep {{{name}}} in the translation",
+                )
+
+
+def check_catalog(
+    catalog: StableCatalog,
+    lines: Mapping[tuple[str, str | None], int],
+    path: str,
+    locale: str,
+    domain: str,
+    registry: Registry,
+    text: str = "",
+) -> Diagnostics:
+    found = Diagnostics()
+    header = Mark(path, 1, 1)
+    if catalog.fuzzy:
+        found.error(
+            header,
+            "the header is marked fuzzy",
+            "remove '#, fuzzy' above msgid \"\"; tools skip a catalog whose header is fuzzy",
+        )
+    expected = plurals.lookup(locale)
+    declared = plurals.parse(catalog.plural_forms_text or "")
+    if expected is None:
+        found.error(
+            header, f"errorbook has no plural rule for '{locale}'", "add it to generator/plurals.py"
+        )
+    elif declared is None:
+        found.error(
+            header,
+            "the Plural-Forms header is missing or malformed",
+            f"set it to: {expected.header}",
+        )
+    else:
+        if not plurals.same_rule(declared, expected):
+            found.error(
+                header,
+                f"Plural-Forms is '{declared.header}', not errorbook's rule for '{locale}'",
+                f"set it to: {expected.header}",
+            )
+        bad = plurals.out_of_range(declared)
+        if bad is not None:
+            found.error(
+                header,
+                f"the plural formula gives no valid form for n = {bad}"
+                if bad >= 0
+                else "the plural formula cannot be parsed",
+                f"use errorbook's rule: {expected.header}",
+            )
+    counts_by_code = {code.name: code.message.count for code in registry.codes}
+    brace = {entry.context for entry in entries(registry, domain) if entry.brace_format}
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        line = lines.get((_sources(message)[0], message.context), 1)
+        count = counts_by_code.get(message.context or "")
+        check_message(
+            message,
+            Mark(path, line, 1),
+            count,
+            message.context in brace,
+            found,
+            locator(text, path, line) if text else None,
+        )
+    return found
+
+
+def check_catalogs(
+    registry: Registry, existing: Mapping[str, bytes], locales_dir: str
+) -> tuple[Diagnostics, dict[tuple[str, str], Counts]]:
+    """Every target locale's PO files: problems, and per-locale counts for ``stats``."""
+    found = Diagnostics()
+    stats: dict[tuple[str, str], Counts] = {}
+    for locale, domain, path in catalog_paths(registry, locales_dir):
+        data = existing.get(path)
+        if data is None:
+            continue
+        catalog, lines, problems = read(data, path, locale, domain)
+        found.extend(problems)
+        if problems.has_errors:
+            continue
+        text = data.decode("utf-8")  # read() has proved it is UTF-8
+        found.extend(check_catalog(catalog, lines, path, locale, domain, registry, text))
+        stats[(locale, domain)] = counts(catalog)
+    return found, stats

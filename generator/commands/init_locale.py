@@ -1,0 +1,68 @@
+"""``errorbook init-locale LANG``: start the catalogs of a new language."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+
+from .. import build, catalog, output, plurals, pofile
+from ..config import Config
+from ..emit.catalogs import po_path
+from ..entries import DOMAINS
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "init-locale",
+        parents=[common],
+        help="start the catalogs of a new language",
+        description="Write empty messages.po and docs.po for LANG with the "
+        "right Language and Plural-Forms headers.",
+    )
+    parser.add_argument("locale", metavar="LANG", help="a locale tag such as pt_BR or de")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    tag = args.locale.replace("-", "_")
+    try:
+        Locale.parse(tag)
+    except (UnknownLocaleError, ValueError):
+        print(
+            f"errorbook: '{args.locale}' is not a locale that CLDR knows; write it like de, "
+            "pt_BR or zh_Hant",
+            file=sys.stderr,
+        )
+        return 2
+    if plurals.lookup(tag) is None:
+        print(
+            f"errorbook: errorbook has no plural rule for '{tag}'; add its Plural-Forms to "
+            "generator/plurals.py",
+            file=sys.stderr,
+        )
+        return 2
+    registry = build.registry_for(config)
+    if tag == registry.meta.source_locale:
+        print(f"errorbook: '{tag}' is the source locale; it needs no catalog", file=sys.stderr)
+        return 2
+    locales_dir = config.display(config.locales_dir)
+    files = {}
+    for domain in DOMAINS:
+        path = po_path(locales_dir, tag, domain)
+        if (config.root / path).exists():
+            print(
+                f"errorbook: {path} exists already; `errorbook generate` keeps it up to date",
+                file=sys.stderr,
+            )
+            return 1
+        files[path] = pofile.write(catalog.merge(registry, domain, tag, None))
+    for result in output.write(config.root, files):
+        print(f"{result.status:8} {result.path}")
+    if tag not in registry.meta.locales:
+        print(
+            f"next: add {tag} to registry.locales in {registry.path}, then run `errorbook generate`"
+        )
+    return 0

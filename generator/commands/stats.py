@@ -1,0 +1,79 @@
+"""``errorbook stats``: translation progress per locale and domain."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .. import build, checks
+from ..config import Config
+from ..entries import DOMAINS, entries
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "stats",
+        parents=[common],
+        help="show translation progress",
+        description="Count translated, fuzzy and untranslated entries of every locale's catalogs.",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="a table for people, json for tools (default: text)",
+    )
+    parser.set_defaults(run=run)
+
+
+def collect(config: Config) -> list[dict[str, object]]:
+    """One row per locale and domain; a missing catalog counts as all untranslated."""
+    registry = build.registry_for(config)
+    existing = build.existing_catalogs(config, registry)
+    _, found = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
+    totals = {domain: len(entries(registry, domain)) for domain in DOMAINS}
+    rows: list[dict[str, object]] = []
+    for locale in registry.meta.locales:
+        for domain in DOMAINS:
+            counts = found.get((locale, domain), checks.Counts(0, 0, totals[domain]))
+            percent = round(100 * counts.translated / counts.total) if counts.total else 100
+            rows.append(
+                {
+                    "locale": locale,
+                    "domain": domain,
+                    "translated": counts.translated,
+                    "fuzzy": counts.fuzzy,
+                    "untranslated": counts.untranslated,
+                    "total": counts.total,
+                    "percent": percent,
+                }
+            )
+    return rows
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    rows = collect(config)
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+        return 0
+    header = ("locale", "domain", "translated", "fuzzy", "untranslated", "done")
+    table = [header] + [
+        (
+            str(r["locale"]),
+            str(r["domain"]),
+            str(r["translated"]),
+            str(r["fuzzy"]),
+            str(r["untranslated"]),
+            f"{r['percent']}%",
+        )
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    for row in table:
+        cells = [
+            cell.ljust(w) if i < 2 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        print("  ".join(cells).rstrip())
+    return 0
