@@ -1,14 +1,15 @@
-# `make` sets up, generates and builds; `make test` sets up and runs every check.
+# `make` sets up, generates and builds the site; `make test` sets up and runs every check.
 # Both create .venv when it is missing and install what they need into it.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+export NO_MKDOCS_2_WARNING = 1
 
-.PHONY: all setup generate check test lint typecheck clean
+.PHONY: all setup generate site site-strings check test lint typecheck clean
 
-all: generate
+all: site
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +21,26 @@ setup: $(STAMP)
 
 generate: $(STAMP)
 	$(BIN)/errorbook generate
+
+# Every published language is its own MkDocs build (its own search index), into
+# site/build/<lang>/ (git-ignored); site/build/index.html points to the source language.
+site: generate
+	rm -rf site/build
+	for config in site/mkdocs.*.yml; do \
+		case $$config in *.base.yml) continue ;; esac; \
+		$(BIN)/mkdocs build --strict --quiet -f $$config || exit 1; \
+	done
+	cp site/root/index.html site/build/index.html
+
+# errorbook's own site text: extract it from the templates, merge it into each language.
+site-strings: $(STAMP)
+	$(BIN)/pybabel extract -F templates/site/i18n/babel.cfg -k t -k tp --no-location \
+		--no-wrap --sort-output --omit-header -o templates/site/i18n/site.pot .
+	for po in templates/site/i18n/*.po; do \
+		[ -e "$$po" ] || continue; lang=$$(basename $$po .po); \
+		$(BIN)/pybabel update --no-wrap --omit-header --ignore-obsolete -l $$lang \
+			-i templates/site/i18n/site.pot -o $$po || exit 1; \
+	done
 
 check: $(STAMP)
 	$(BIN)/errorbook check
@@ -33,9 +54,9 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict surface_errors
 
-test: $(STAMP) lint typecheck
+test: $(STAMP) lint typecheck site
 	$(BIN)/errorbook check
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site/build .pytest_cache .mypy_cache .ruff_cache

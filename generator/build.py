@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from .checks import counts
 from .config import Config
-from .emit import Files, catalogs, python
+from .emit import Files, catalogs, python, site
 from .registry import Registry
 from .render import environment
 from .validate import load_registry
@@ -41,14 +42,32 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
     package_dir = (
         PurePosixPath(config.display(config.python_out)) / registry.meta.package
     ).as_posix()
+    if existing is None:
+        existing = existing_catalogs(config, registry)
+    locales_dir = config.display(config.locales_dir)
+    merged = catalogs.merge_all(registry, existing, locales_dir)
     files: dict[str, bytes] = {}
     files.update(python.emit(registry, env, package_dir))
-    files.update(
-        catalogs.emit(
-            registry,
-            existing_catalogs(config, registry),
-            config.display(config.locales_dir),
-            package_dir,
+    files.update(catalogs.emit(registry, merged, locales_dir, package_dir))
+    if config.site_dir is not None:
+        files.update(
+            site.emit(
+                registry,
+                env,
+                config.display(config.site_dir),
+                docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
+                messages={locale: c for (locale, d), c in merged.items() if d == "messages"},
+                progress={key: counts(c) for key, c in merged.items()},
+                guide=read_guide(config),
+            )
         )
-    )
     return files
+
+
+def read_guide(config: Config) -> str:
+    """The hand-written page on using errorbook, from <site>/pages/guide.md, if there is one."""
+    assert config.site_dir is not None
+    try:
+        return (config.site_dir / "pages" / "guide.md").read_text("utf-8")
+    except FileNotFoundError:
+        return "# Using errorbook\n\nSee the README of the project that publishes this site.\n"

@@ -13,6 +13,7 @@ KEYS = {
     "python-out": "folder in which the generated Python package is written (default: .)",
     "templates": "folder of templates that override the shipped ones (default: none)",
     "locales": "folder of the gettext catalogs (default: locales)",
+    "site": "folder of the MkDocs site; no site is generated without it (default: none)",
 }
 
 
@@ -27,6 +28,7 @@ class Config:
     python_out: Path
     templates: Path | None = None
     locales: Path | None = None  # None: <root>/locales
+    site_dir: Path | None = None  # None: no site
 
     @property
     def locales_dir(self) -> Path:
@@ -95,6 +97,7 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
         python_out=root / table.get("python-out", "."),
         templates=root / templates if templates else None,
         locales=root / table.get("locales", "locales"),
+        site_dir=root / table["site"] if "site" in table else None,
     )
 
 

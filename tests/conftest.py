@@ -49,9 +49,9 @@ def project(tmp_path: Path) -> Path:
     target.mkdir()
     for name in ("codes.yaml", "pyproject.toml"):
         shutil.copy2(ROOT / name, target / name)
-    for folder in ("surface_errors", "locales"):
+    for folder in ("surface_errors", "locales", "site"):
         shutil.copytree(
-            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__")
+            ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__", "build")
         )
     return target
 
@@ -64,7 +64,10 @@ def generated_count() -> int:
         if p.is_file() and "__pycache__" not in p.parts
     ]
     catalogs = [p for p in (ROOT / "locales").rglob("*") if p.suffix in (".po", ".pot")]
-    return len(python) + len(catalogs)
+    site = ROOT / "site"
+    pages = [p for p in (site / "docs").rglob("*") if p.is_file()]
+    configs = [p for p in site.glob("mkdocs.*.yml") if p.name != "mkdocs.base.yml"]
+    return len(python) + len(catalogs) + len(pages) + len(configs) + 1  # + root/index.html
 
 
 def write_registry(path: Path, text: str) -> Path:

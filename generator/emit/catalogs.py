@@ -46,21 +46,29 @@ def read_existing(
     return parsed
 
 
-def emit(
-    registry: Registry, existing: Mapping[str, bytes], locales_dir: str, package_dir: str
-) -> Files:
+Merged = dict[tuple[str, str], catalog.StableCatalog]
+
+
+def merge_all(registry: Registry, existing: Mapping[str, bytes], locales_dir: str) -> Merged:
+    """Every target locale's catalogs, merged with the current registry (see catalog.merge)."""
+    parsed = read_existing(registry, existing, locales_dir)
+    return {
+        (locale, domain): catalog.merge(registry, domain, locale, parsed.get((locale, domain)))
+        for locale in registry.meta.locales
+        for domain in DOMAINS
+    }
+
+
+def emit(registry: Registry, merged: Merged, locales_dir: str, package_dir: str) -> Files:
     """POT, PO and MO files for every domain and target locale."""
     files: dict[str, bytes] = {}
-    parsed = read_existing(registry, existing, locales_dir)
     for domain in DOMAINS:
         files[str(PurePosixPath(locales_dir) / f"{domain}.pot")] = pofile.write(
             catalog.template(registry, domain)
         )
-    for locale in registry.meta.locales:
-        for domain in DOMAINS:
-            merged = catalog.merge(registry, domain, locale, parsed.get((locale, domain)))
-            files[po_path(locales_dir, locale, domain)] = pofile.write(merged)
-            if domain == "messages":
-                mo = PurePosixPath(package_dir) / "locales" / locale / "LC_MESSAGES" / "messages.mo"
-                files[str(mo)] = catalog.compile_mo(merged)
+    for (locale, domain), result in merged.items():
+        files[po_path(locales_dir, locale, domain)] = pofile.write(result)
+        if domain == "messages":
+            mo = PurePosixPath(package_dir) / "locales" / locale / "LC_MESSAGES" / "messages.mo"
+            files[str(mo)] = catalog.compile_mo(result)
     return files

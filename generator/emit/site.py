@@ -1,0 +1,380 @@
+"""The "Error codes and diagnostics" site: Markdown pages and MkDocs configuration per language.
+
+One MkDocs build per published language (English, and every locale whose docs catalog has any
+translated prose), so that each language gets a search index of its own. Every page is plain
+Markdown rendered from ``templates/site``; registry and translation text passes through
+:mod:`generator.markdown`, and prose with no translation yet appears in the source language,
+marked as such.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import jinja2
+from babel import Locale
+from babel.messages.catalog import Catalog
+
+from .. import markdown, placeholders, pofile, schema
+from ..checks import Counts
+from ..entries import entries
+from ..registry import RECOVERY_KINDS, Code, Registry, Shape
+from ..render import HEADER, render
+from . import Files
+
+PAGES = (
+    "index",
+    "overview",
+    "shapes",
+    "codes/index",
+    "limits",
+    "adapters",
+    "recovery",
+    "schema",
+    "translators",
+    "progress",
+    "guide",
+)
+ASSETS = ("errorbook.js", "errorbook.css")
+
+
+class Raw(str):
+    """Markdown that a template built itself (a link, a code span): inserted as it is."""
+
+
+@dataclass
+class Text:
+    """A piece of prose in a page's language, or in the source language where untranslated."""
+
+    value: str
+    translated: bool = True
+
+
+@dataclass
+class Page:
+    """What a page's templates may ask for; records whether any prose fell back."""
+
+    registry: Registry
+    lang: str
+    source: str
+    prose: Mapping[str, str]
+    ui: Mapping[str, tuple[str, ...]]
+    fallback: list[str] = field(default_factory=list)
+
+    def text(self, context: str, source: str) -> Text:
+        found = self.prose.get(context)
+        return Text(found, True) if found else Text(source, self.lang == self.source)
+
+    def md(self, value: Text | str) -> str:
+        """Inline Markdown for prose, with untranslated prose marked in the page's language."""
+        if isinstance(value, Raw):
+            return str(value)
+        if isinstance(value, str):
+            return markdown.inline(value)
+        if value.translated:
+            return markdown.inline(value.value)
+        self.fallback.append(value.value)
+        return (
+            f'<span class="eb-untranslated" lang="{self.source}">'
+            f"{markdown.inline(value.value)}</span>"
+        )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])")  # CJK full stops
+
+
+def first_sentence(value: Text) -> Text:
+    """The first sentence, for one-line summaries in tables (any script)."""
+    parts = _SENTENCE_END.split(value.value.strip(), maxsplit=1)
+    return Text(parts[0], value.translated)
+
+
+def _translations(catalog: Catalog | None) -> dict[str, str]:
+    """Usable translations of a catalog, by msgctxt (docs) or by msgid (site chrome)."""
+    found: dict[str, str] = {}
+    if catalog is None:
+        return found
+    for message in catalog:
+        if not message.id or message.fuzzy or not message.string:
+            continue
+        if isinstance(message.string, (list, tuple)):
+            if all(message.string):
+                found[message.context or str(message.id[0])] = "\x00".join(message.string)
+            continue
+        found[message.context or str(message.id)] = message.string
+    return found
+
+
+def chrome_catalog(env: jinja2.Environment, lang: str) -> dict[str, str]:
+    """errorbook's own site strings in ``lang`` (templates/site/i18n/<lang>.po), if any."""
+    try:
+        text, _, _ = env.loader.get_source(env, f"site/i18n/{lang}.po")  # type: ignore[union-attr]
+    except jinja2.TemplateNotFound:
+        return {}
+    catalog, _, problems = pofile.read(text.encode("utf-8"), f"templates/site/i18n/{lang}.po", lang)
+    return {} if problems.has_errors else _translations(catalog)
+
+
+def published(registry: Registry, docs: Mapping[str, Catalog]) -> tuple[str, ...]:
+    """The source locale, then every target locale with any translated reference prose."""
+    translated = [lang for lang in registry.meta.locales if _translations(docs.get(lang))]
+    return (registry.meta.source_locale, *translated)
+
+
+def _example_params(code: Code) -> dict[str, object]:
+    return {p.name: p.example for p in code.placeholders}
+
+
+def _fill(template: str, params: Mapping[str, object]) -> str:
+    names = placeholders.parse(template).names
+    text = template.replace("{{", "\x01").replace("}}", "\x02")
+    for name in names:
+        text = text.replace("{" + name + "}", str(params.get(name, "")))
+    return text.replace("\x01", "{").replace("\x02", "}")
+
+
+def example_message(code: Code, forms: tuple[str, ...] | None) -> str:
+    params = _example_params(code)
+    if forms and code.message.count is not None:
+        return _fill(forms[-1], params)
+    if forms:
+        return _fill(forms[0], params)
+    source = code.message.plural if code.message.plural else code.message.text
+    return _fill(source, params)
+
+
+def envelope(code: Code, message: str) -> dict[str, object]:
+    body: dict[str, object] = {"code": code.name, "message": message}
+    params = _example_params(code)
+    if params:
+        body["params"] = params
+    if code.shape is Shape.PROTOCOL:
+        return {"ok": False, "error": body}
+    return {"ok": True, "result": {"error": body}}
+
+
+def _language_name(lang: str) -> str:
+    return Locale.parse(lang).get_display_name(lang) or lang
+
+
+def emit(
+    registry: Registry,
+    env: jinja2.Environment,
+    site_dir: str,
+    docs: Mapping[str, Catalog],
+    messages: Mapping[str, Catalog],
+    progress: Mapping[tuple[str, str], Counts],
+    guide: str,
+) -> Files:
+    """Every page, asset and MkDocs configuration of the site, for every published language."""
+    files: dict[str, bytes] = {}
+    languages = published(registry, docs)
+    source = registry.meta.source_locale
+    base_path = "/" + registry.meta.docs_url.split("://", 1)[1].split("/", 1)[1]
+    header = HEADER.format(source=registry.path)
+    totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
+    for lang in languages:
+        chrome = chrome_catalog(env, lang) if lang != source else {}
+
+        ui = {k: tuple(v.split("\x00")) for k, v in _translations(messages.get(lang)).items()}
+        page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
+        t = _chrome(chrome, page)
+        context = _context(registry, page, languages, progress, totals, t, guide)
+        context["tp"] = _plain(chrome)
+        root = PurePosixPath(site_dir) / "docs" / lang
+        for name in PAGES:
+            page.fallback.clear()
+            if name == "guide" and lang != source:
+                page.fallback.append(name)  # hand-written, in the source language only
+            body = render(env, f"site/{name.replace('/index', '')}.md.j2", **context).decode()
+            files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
+        for code in registry.codes:
+            page.fallback.clear()
+            body = render(env, "site/code.md.j2", code=code, **context).decode()
+            files[str(root / "codes" / f"{code.slug}.md")] = _stamp(
+                _with_note(body, page, t), header
+            ).encode()
+        for asset in ASSETS:
+            files[str(root / "assets" / asset)] = render(
+                env, f"site/assets/{asset}.j2", header=header
+            )
+        context.update(
+            header=header,
+            languages=languages,
+            base_path=base_path,
+            names={x: _language_name(x) for x in languages},
+            search_lang=_search_language(lang),
+        )
+        files[str(PurePosixPath(site_dir) / f"mkdocs.{lang}.yml")] = render(
+            env, "site/mkdocs.lang.yml.j2", **context
+        )
+    files[str(PurePosixPath(site_dir) / "root" / "index.html")] = render(
+        env, "site/redirect.html.j2", header=header, target=f"{source}/"
+    )
+    return files
+
+
+def _search_language(lang: str) -> str:
+    """The language code Material's search (lunr) knows for a locale, or English."""
+    known = {
+        "ar",
+        "da",
+        "de",
+        "du",
+        "es",
+        "fi",
+        "fr",
+        "hi",
+        "hu",
+        "hy",
+        "it",
+        "ja",
+        "kn",
+        "ko",
+        "nl",
+        "no",
+        "pt",
+        "ro",
+        "ru",
+        "sa",
+        "sv",
+        "ta",
+        "te",
+        "th",
+        "tr",
+        "vi",
+        "zh",
+    }
+    language = lang.split("_")[0]
+    return language if language in known else "en"
+
+
+def _plain(catalog: Mapping[str, str]) -> Callable[..., str]:
+    """``tp(message, **params)``: site text as plain text, for YAML and front matter."""
+
+    def tp(message: str, **params: object) -> str:
+        return (
+            (catalog.get(message) or message) % params
+            if params
+            else (catalog.get(message) or message)
+        )
+
+    return tp
+
+
+_PARAM = re.compile(r"%\((\w+)\)s")
+
+
+def _chrome(catalog: Mapping[str, str], page: Page) -> Callable[..., str]:
+    """``t(message, **params)``: errorbook's own site text in the page's language, as Markdown.
+
+    The (translated) message is escaped like any other text; ``%(name)s`` fields are replaced
+    by their parameters, each escaped too unless the template built it as :class:`Raw`.
+    """
+
+    def t(message: str, **params: object) -> str:
+        text = catalog.get(message) or message
+        out: list[str] = []
+        position = 0
+        for match in _PARAM.finditer(text):
+            out.append(markdown.inline(text[position : match.start()]))
+            value = params.get(match.group(1), match.group(0))
+            out.append(page.md(value) if isinstance(value, (str, Text)) else str(value))
+            position = match.end()
+        out.append(markdown.inline(text[position:]))
+        return "".join(out)
+
+    return t
+
+
+def _stamp(body: str, header: str) -> str:
+    """The "generated" notice as an HTML comment, after the front matter MkDocs reads."""
+    if body.startswith("---\n"):
+        end = body.index("\n---\n", 4) + 5
+        return f"{body[:end]}\n<!-- {header} -->\n{body[end:]}"
+    return f"<!-- {header} -->\n\n{body}"
+
+
+def _with_note(body: str, page: Page, t: Callable[..., str]) -> str:
+    """Say at the top of a page that some of it is still in the source language."""
+    if not page.fallback or page.lang == page.source:
+        return body
+    note = t("Parts of this page are not translated yet and are shown in English.")
+    lines = body.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("# ")), 0) + 1
+    lines[at:at] = ["", '!!! note "' + t("Not yet translated") + '"', "    " + note]
+    return "\n".join(lines)
+
+
+def _context(
+    registry: Registry,
+    page: Page,
+    languages: tuple[str, ...],
+    progress: Mapping[tuple[str, str], Counts],
+    totals: Mapping[str, int],
+    t: Callable[..., str],
+    guide: str,
+) -> dict[str, object]:
+    def ui_message(code: Code) -> Text:
+        forms = page.ui.get(code.name)
+        if forms:
+            return Text(" / ".join(forms) if code.message.count is None else forms[-1], True)
+        text = code.message.plural or code.message.text
+        return Text(text, page.lang == page.source)
+
+    def example(code: Code) -> str:
+        forms = page.ui.get(code.name)
+        return markdown.json_block(envelope(code, example_message(code, forms)))
+
+    rows = []
+    for lang in page.registry.meta.locales:
+        for domain in ("messages", "docs"):
+            counts = progress.get((lang, domain), Counts(0, 0, totals[domain]))
+            done = round(100 * counts.translated / counts.total) if counts.total else 100
+            rows.append(
+                {
+                    "lang": lang,
+                    "name": _language_name(lang),
+                    "domain": domain,
+                    "counts": counts,
+                    "percent": done,
+                    "published": lang in languages,
+                }
+            )
+    return {
+        "registry": registry,
+        "meta": registry.meta,
+        "page": page,
+        "T": page.text,
+        "md": page.md,
+        "cell": page.md,
+        "first": first_sentence,
+        "block": markdown.block,
+        "ui_message": ui_message,
+        "example": example,
+        "json_block": markdown.json_block,
+        "recovery_kinds": RECOVERY_KINDS,
+        "schemas": schema.ALL,
+        "progress": rows,
+        "shape_example": {
+            "protocol": markdown.json_block(
+                {"ok": False, "error": {"code": "CAPABILITY_NOT_EXPOSED", "message": "..."}}
+            ),
+            "action": markdown.json_block(
+                {"ok": True, "result": {"error": {"code": "PERMISSION_DENIED", "message": "..."}}}
+            ),
+        },
+        "guide": guide,
+        "t": t,
+        "Raw": Raw,
+        "link": lambda text, target: Raw(f"[{page.md(text)}]({target})"),
+        "codespan": lambda text: Raw(markdown.code_span(str(text))),
+        "anchor": lambda name: "{#" + str(name).replace(" ", "-") + "}",
+        "lang": page.lang,
+        "source": page.source,
+        "json": json.dumps,
+    }

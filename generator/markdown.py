@@ -1,0 +1,55 @@
+"""Registry and translators' text as inert Markdown.
+
+Everything that reaches a generated page from codes.yaml or a PO file goes through these
+functions: Markdown punctuation is backslash-escaped, ``&``, ``<`` and ``>`` become entities,
+so ``<script>``, ``[x](javascript:...)``, ``*``, backticks and ``|`` render as the characters
+they are and can neither run, link, format, nor break a table.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+#: What Python-Markdown (with the tables extension) accepts after a backslash.
+_ESCAPABLE = set("\\`*_{}[]()>#+-.!|")
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "=": "&#61;"}  # '=' could underline
+
+
+def inline(text: str) -> str:
+    """One line of inline Markdown that renders exactly as ``text``."""
+    out = []
+    for char in text:
+        if char in _ENTITIES:
+            out.append(_ENTITIES[char])
+        elif char in _ESCAPABLE:
+            out.append("\\" + char)
+        elif char in "\r\n\t":
+            out.append(" ")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def block(text: str) -> str:
+    """A paragraph: like :func:`inline`, but line breaks inside the text are kept."""
+    return "  \n".join(inline(line.lstrip()) for line in text.split("\n"))
+
+
+def code_block(text: str, language: str = "") -> str:
+    """A fenced block whose fence is longer than any run of backticks inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def code_span(text: str) -> str:
+    """An inline code span that holds ``text`` whatever backticks it contains."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text.replace(chr(10), ' ')}{pad}{ticks}"
+
+
+def json_block(value: object) -> str:
+    return code_block(json.dumps(value, indent=2, ensure_ascii=False), "json")
