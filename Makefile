@@ -34,7 +34,7 @@ site: generate
 
 # errorbook's own site text: extract it from the templates, merge it into each language.
 site-strings: $(STAMP)
-	$(BIN)/pybabel extract -F templates/site/i18n/babel.cfg -k t -k tp --no-location \
+	$(BIN)/pybabel extract -F templates/site/i18n/babel.cfg -k t -k tp -k plain --no-location \
 		--no-wrap --sort-output --omit-header -o templates/site/i18n/site.pot .
 	for po in templates/site/i18n/*.po; do \
 		[ -e "$$po" ] || continue; lang=$$(basename $$po .po); \

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__, config
-from .commands import check, explain, generate, init_locale, stats, validate
+from .commands import check, diff, explain, generate, init_locale, stats, usage, validate
 from .diagnostics import InvalidInput
 from .output import OutputError
 
@@ -22,7 +22,7 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 
-COMMANDS = (generate, check, validate, explain, stats, init_locale)
+COMMANDS = (generate, check, validate, explain, diff, usage, stats, init_locale)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as exc:
         print(f"errorbook: error: {exc}", file=sys.stderr)
         return EXIT_INVALID
+    except BrokenPipeError:  # the reader went away (`errorbook ... | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("errorbook: interrupted", file=sys.stderr)
         return 130

@@ -99,6 +99,19 @@ class Retry:
 
 
 @dataclass(frozen=True)
+class Deprecation:
+    since: str
+    replaced_by: str | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Retirement:
+    since: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Layer:
     id: str
     title: str
@@ -126,7 +139,16 @@ class Code:
     jsonrpc: int | None = None  # None for action-shaped codes: they travel as a result
     shape_reason: str = ""
     rationale: str = ""
+    deprecated: Deprecation | None = None
+    retired: Retirement | None = None
     mark: Mark = field(default=Mark("", 0, 0), compare=False)
+
+    @property
+    def status(self) -> str:
+        """``active``, ``deprecated`` or ``retired``."""
+        if self.retired is not None:
+            return "retired"
+        return "deprecated" if self.deprecated is not None else "active"
 
     @property
     def http_status(self) -> int:

@@ -184,6 +184,40 @@ CODE = ObjectSchema(
             "JSON-RPC error code; required for protocol-shaped codes only.",
         ),
         Field("since", "semver", True, "Registry version that introduced the code."),
+        Field(
+            "deprecated",
+            "deprecation",
+            False,
+            "Since when the code is deprecated and what replaces it; it is still emitted.",
+        ),
+        Field(
+            "retired",
+            "retirement",
+            False,
+            "Since when the code is no longer emitted. A retired code stays in the registry "
+            "for good, so that its name is never reused.",
+        ),
+    ),
+)
+
+DEPRECATION = ObjectSchema(
+    "deprecation",
+    "A code that should no longer be relied on.",
+    (
+        Field("since", "semver", True, "Registry version that deprecated the code."),
+        Field("replaced_by", "code", False, "The code to use instead."),
+        Field("reason", "text", False, "Why the code is deprecated."),
+    ),
+)
+
+RETIREMENT = ObjectSchema(
+    "retirement",
+    "A code that is no longer emitted.",
+    (
+        Field(
+            "since", "semver", True, "Registry version from which the code is no longer emitted."
+        ),
+        Field("reason", "text", False, "Why the code was retired."),
     ),
 )
 
@@ -216,4 +250,17 @@ ADAPTER = ObjectSchema(
     ),
 )
 
-ALL = (TOP, META, LAYER, CODE, MESSAGE, PLACEHOLDER, RECOVERY, RETRY, LIMIT, ADAPTER)
+ALL = (
+    TOP,
+    META,
+    LAYER,
+    CODE,
+    MESSAGE,
+    PLACEHOLDER,
+    RECOVERY,
+    RETRY,
+    DEPRECATION,
+    RETIREMENT,
+    LIMIT,
+    ADAPTER,
+)

@@ -21,6 +21,7 @@ from .registry import (
     Actor,
     Adapter,
     Code,
+    Deprecation,
     Layer,
     Limit,
     Message,
@@ -28,6 +29,7 @@ from .registry import (
     Placeholder,
     Recovery,
     Registry,
+    Retirement,
     Retry,
     RetryPolicy,
     Shape,
@@ -83,6 +85,7 @@ def validate(root: Node, path: str) -> Registry:
         _code(key, node, layer_ids, layer_map, limit_ids, code_names, version, found)
         for key, node in code_nodes
     ]
+    _check_replacements([c for c in codes if c is not None], found)
     if found.has_errors or meta is None:
         raise InvalidInput(found)
     return Registry(
@@ -93,6 +96,19 @@ def validate(root: Node, path: str) -> Registry:
         adapters=tuple(x for x in adapters if x is not None),
         path=path,
     )
+
+
+def _check_replacements(codes: list[Code], found: Diagnostics) -> None:
+    """A deprecated code must point at a code that is still emitted."""
+    retired = {code.name for code in codes if code.retired is not None}
+    for code in codes:
+        target = code.deprecated.replaced_by if code.deprecated else None
+        if target in retired:
+            found.error(
+                code.mark,
+                f"code {code.name} is replaced by {target}, which is retired",
+                "name a code that is still emitted",
+            )
 
 
 def _section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tuple[Scalar, Node]]:
@@ -451,6 +467,7 @@ def _code(
             f"use a version up to {version}, or raise the registry's",
         )
 
+    deprecated, retired = _lifecycle(f, name, since, version, code_names, found)
     meaning, rationale = f.text("meaning"), f.text("rationale") or ""
     if (
         len(found.items) > before
@@ -479,8 +496,74 @@ def _code(
         jsonrpc,
         shape_reason,
         rationale,
+        deprecated,
+        retired,
         key.mark,
     )
+
+
+def _lifecycle(
+    f: Fields,
+    name: str,
+    since: str | None,
+    version: str | None,
+    code_names: tuple[str, ...],
+    found: Diagnostics,
+) -> tuple[Deprecation | None, Retirement | None]:
+    """A code's deprecation and retirement, each dated between its 'since' and now."""
+    where = f"code {name}"
+
+    def dated(fields: Fields, what: str, after: str | None, after_what: str) -> str | None:
+        value = _semver(fields, "since", found)
+        if value is None:
+            return None
+        if after is not None and semver(value) < semver(after):
+            found.error(
+                fields.mark("since"),
+                f"{where} is {what} since {value}, before it was {after_what} ({after})",
+                f"use a version from {after} on",
+            )
+            return None
+        if version is not None and semver(value) > semver(version):
+            found.error(
+                fields.mark("since"),
+                f"{where} is {what} since {value}, after the registry's version {version}",
+                f"use a version up to {version}",
+            )
+            return None
+        return value
+
+    deprecation = retirement = None
+    node = f.node("deprecated")
+    if node is not None:
+        d = Fields(node, schema.DEPRECATION, found, f"the deprecation of {where}")
+        if d.valid:
+            when = dated(d, "deprecated", since, "introduced")
+            target = d.text("replaced_by")
+            if target == name:
+                found.error(
+                    d.mark("replaced_by"),
+                    f"{where} names itself in 'replaced_by'",
+                    "name the code that replaces it",
+                )
+                target = None
+            elif target is not None and not _reference(
+                target, d.mark("replaced_by"), code_names, "code", "replaced_by", where, found
+            ):
+                target = None
+            if when is not None:
+                deprecation = Deprecation(when, target, d.text("reason") or "")
+    node = f.node("retired")
+    if node is not None:
+        r = Fields(node, schema.RETIREMENT, found, f"the retirement of {where}")
+        if r.valid:
+            after, after_what = (
+                (deprecation.since, "deprecated") if deprecation else (since, "introduced")
+            )
+            when = dated(r, "retired", after, after_what)
+            if when is not None:
+                retirement = Retirement(when, r.text("reason") or "")
+    return deprecation, retirement
 
 
 def _placeholders(

@@ -118,6 +118,10 @@ class CodeInfo:
     docs_url: str
     message: str
     message_plural: str | None
+    status: str  # "active", "deprecated" (still emitted) or "retired" (no longer emitted)
+    deprecated_since: str | None
+    replaced_by: ErrorCode | None
+    retired_since: str | None
 
     @property
     def actor(self) -> Actor:
@@ -181,6 +185,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/not_configured/',
         message='Surface is not set up yet, so it cannot answer requests.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.MODEL_BASE_URL_MISSING: CodeInfo(
         code=ErrorCode.MODEL_BASE_URL_MISSING,
@@ -199,6 +207,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/model_base_url_missing/',
         message='No address is configured for the model service.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.LIMIT_OUT_OF_RANGE: CodeInfo(
         code=ErrorCode.LIMIT_OUT_OF_RANGE,
@@ -217,6 +229,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/limit_out_of_range/',
         message='The setting {limit} is {value}, but it must lie between {min} and {max}.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.INVALID_REQUEST: CodeInfo(
         code=ErrorCode.INVALID_REQUEST,
@@ -235,6 +251,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/invalid_request/',
         message='The request could not be understood.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.PROTOCOL_VERSION_UNSUPPORTED: CodeInfo(
         code=ErrorCode.PROTOCOL_VERSION_UNSUPPORTED,
@@ -253,6 +273,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/protocol_version_unsupported/',
         message='This client speaks protocol version {requested}, which is not supported here.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.CAPABILITY_NOT_EXPOSED: CodeInfo(
         code=ErrorCode.CAPABILITY_NOT_EXPOSED,
@@ -271,6 +295,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/capability_not_exposed/',
         message='The capability {capability} is not available to this client.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.REQUEST_TOO_LARGE: CodeInfo(
         code=ErrorCode.REQUEST_TOO_LARGE,
@@ -289,6 +317,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/request_too_large/',
         message='The request is too large to be accepted.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.ACTION_NOT_FOUND: CodeInfo(
         code=ErrorCode.ACTION_NOT_FOUND,
@@ -307,6 +339,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/action_not_found/',
         message='The action {action} does not exist on this page.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.ACTION_UNAVAILABLE: CodeInfo(
         code=ErrorCode.ACTION_UNAVAILABLE,
@@ -325,6 +361,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/action_unavailable/',
         message='The action {action} cannot be used right now: {reason}',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.PERMISSION_DENIED: CodeInfo(
         code=ErrorCode.PERMISSION_DENIED,
@@ -343,6 +383,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/permission_denied/',
         message='The action {action} was not allowed.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.INVALID_PARAMS: CodeInfo(
         code=ErrorCode.INVALID_PARAMS,
@@ -361,6 +405,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/invalid_params/',
         message='The value for {field} is not valid: {problem}',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.EXECUTION_FAILED: CodeInfo(
         code=ErrorCode.EXECUTION_FAILED,
@@ -379,6 +427,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/execution_failed/',
         message='The action {action} failed while it was running.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.EXPECTATION_FAILED: CodeInfo(
         code=ErrorCode.EXPECTATION_FAILED,
@@ -397,6 +449,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/expectation_failed/',
         message='The action {action} ran, but the expected result did not appear within {seconds} second.',
         message_plural='The action {action} ran, but the expected result did not appear within {seconds} seconds.',
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.ACTION_TIMEOUT: CodeInfo(
         code=ErrorCode.ACTION_TIMEOUT,
@@ -415,6 +471,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/action_timeout/',
         message='The action {action} did not finish within {seconds} second.',
         message_plural='The action {action} did not finish within {seconds} seconds.',
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.SNAPSHOT_TOO_LARGE: CodeInfo(
         code=ErrorCode.SNAPSHOT_TOO_LARGE,
@@ -433,6 +493,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/snapshot_too_large/',
         message='This page is too large for the assistant to read.',
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.TOO_MANY_ACTIONS: CodeInfo(
         code=ErrorCode.TOO_MANY_ACTIONS,
@@ -451,6 +515,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/too_many_actions/',
         message='This page declares {count} action, more than the {limit} allowed.',
         message_plural='This page declares {count} actions, more than the {limit} allowed.',
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.LLM_FAILED: CodeInfo(
         code=ErrorCode.LLM_FAILED,
@@ -469,6 +537,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/llm_failed/',
         message="The assistant's model service returned an error. Request ID {request_id}.",
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.LLM_TIMEOUT: CodeInfo(
         code=ErrorCode.LLM_TIMEOUT,
@@ -487,6 +559,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/llm_timeout/',
         message="The assistant's model service did not answer within {seconds} second.",
         message_plural="The assistant's model service did not answer within {seconds} seconds.",
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.LLM_RATE_LIMITED: CodeInfo(
         code=ErrorCode.LLM_RATE_LIMITED,
@@ -505,6 +581,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/llm_rate_limited/',
         message="The assistant's model service is busy. Try again in {retry_after} second.",
         message_plural="The assistant's model service is busy. Try again in {retry_after} seconds.",
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.LLM_UNREACHABLE: CodeInfo(
         code=ErrorCode.LLM_UNREACHABLE,
@@ -523,6 +603,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/llm_unreachable/',
         message="The assistant's model service cannot be reached.",
         message_plural=None,
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
     ErrorCode.LLM_RETRIES_EXHAUSTED: CodeInfo(
         code=ErrorCode.LLM_RETRIES_EXHAUSTED,
@@ -541,6 +625,10 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         docs_url='https://docs.surface.example/errors/en/codes/llm_retries_exhausted/',
         message="The assistant's model service still failed after {attempts} attempt.",
         message_plural="The assistant's model service still failed after {attempts} attempts.",
+        status='active',
+        deprecated_since=None,
+        replaced_by=None,
+        retired_since=None,
     ),
 })
 

@@ -18,6 +18,7 @@ shape the registry declares for it.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -175,8 +176,23 @@ def format_message(code: ErrorCode | str, template: str | None = None, /,
     return text
 
 
+class RetiredCode(ValueError):
+    """A retired code was built: it is kept for reading old envelopes, never emitted."""
+
+
+def _emittable(info: CodeInfo) -> None:
+    if info.retired_since is not None:
+        raise RetiredCode(f"{info.code.value} is retired since {info.retired_since} and is no "
+                          "longer emitted")
+    if info.deprecated_since is not None:
+        instead = f"; use {info.replaced_by.value}" if info.replaced_by is not None else ""
+        warnings.warn(f"{info.code.value} is deprecated since {info.deprecated_since}{instead}",
+                      DeprecationWarning, stacklevel=4)
+
+
 def _body(info: CodeInfo, message: str | None, request_id: str | None, locale: str | None,
           params: dict[str, object]) -> ErrorBody:
+    _emittable(info)
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}  # the message shows the same id
     if message is None:

@@ -30,6 +30,8 @@ def test_chrome_template_is_fresh_and_every_language_complete(tmp_path: Path) ->
             "t",
             "-k",
             "tp",
+            "-k",
+            "plain",
             "--no-location",
             "--no-wrap",
             "--sort-output",

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, checks, output
+from .. import build, checks, compat, output, revisions
 from ..config import Config
 
 
@@ -19,6 +19,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "with what generate would write. Writes nothing.",
     )
     parser.add_argument("--python-out", metavar="DIR", help="as for generate")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="also fail when the registry's version does not fit its changes "
+        "since REV (a file, a git revision or REV:PATH)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -47,6 +53,18 @@ def run(args: argparse.Namespace, config: Config) -> int:
             f"out of date with {registry.path}; run `errorbook generate` to update"
         )
         return 1
+    if args.against:
+        old = revisions.load_side(args.against, config)
+        changes = compat.diff(old, registry)
+        for problem in compat.version_problems(old, registry, changes):
+            print(f"errorbook: {problem}", file=sys.stderr)
+            status = 1
+        if changes:
+            print(
+                f"{len(changes)} change{'s' if len(changes) != 1 else ''} since "
+                f"{old.meta.version} ({args.against}); `errorbook diff {args.against}` lists "
+                "them"
+            )
     if status == 0:
         print(f"{len(results)} generated files are up to date with {registry.path}")
     return status

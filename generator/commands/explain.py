@@ -90,6 +90,17 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
         "http_status": code.http_status,
         "jsonrpc_code": code.jsonrpc,
         "since": code.since,
+        "status": code.status,
+        "deprecated": {
+            "since": code.deprecated.since,
+            "replaced_by": code.deprecated.replaced_by,
+            "reason": code.deprecated.reason or None,
+        }
+        if code.deprecated
+        else None,
+        "retired": {"since": code.retired.since, "reason": code.retired.reason or None}
+        if code.retired
+        else None,
         "docs_url": registry.docs_url(code),
     }
 
@@ -116,6 +127,18 @@ def as_text(registry: Registry, code: Code) -> str:
     )
     lines.append(f"Wire:     {transport}")
     lines.append(f"Since:    {code.since}")
+    if code.retired is not None:
+        lines.append(
+            f"Status:   RETIRED since {code.retired.since}: no longer emitted; kept so "
+            "that old envelopes can be read and the name is never reused"
+        )
+        if code.retired.reason:
+            lines.append(_para(code.retired.reason, " " * 10))
+    elif code.deprecated is not None:
+        instead = f"; use {code.deprecated.replaced_by}" if code.deprecated.replaced_by else ""
+        lines.append(f"Status:   deprecated since {code.deprecated.since}{instead}")
+        if code.deprecated.reason:
+            lines.append(_para(code.deprecated.reason, " " * 10))
     lines += ["", "Message:"]
     lines += [_para(form) for form in code.message.forms]
     lines += ["", "Meaning:", _para(code.meaning)]

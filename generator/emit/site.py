@@ -24,6 +24,7 @@ from ..checks import Counts
 from ..entries import entries
 from ..registry import RECOVERY_KINDS, Code, Registry, Shape
 from ..render import HEADER, render
+from ..validate import semver
 from . import Files
 
 PAGES = (
@@ -64,6 +65,7 @@ class Page:
     prose: Mapping[str, str]
     ui: Mapping[str, tuple[str, ...]]
     fallback: list[str] = field(default_factory=list)
+    plain: Callable[..., str] = str  # errorbook's own text as plain text (set per language)
 
     def text(self, context: str, source: str) -> Text:
         found = self.prose.get(context)
@@ -157,6 +159,24 @@ def envelope(code: Code, message: str) -> dict[str, object]:
     return {"ok": True, "result": {"error": body}}
 
 
+def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[Code]]]]:
+    """Per version, newest first: the codes it added, deprecated and retired."""
+    events: dict[str, dict[str, list[Code]]] = {}
+
+    def at(version: str) -> dict[str, list[Code]]:
+        return events.setdefault(version, {"added": [], "deprecated": [], "retired": []})
+
+    at(registry.meta.version)
+    for code in registry.codes:
+        at(code.since)["added"].append(code)
+        if code.deprecated is not None:
+            at(code.deprecated.since)["deprecated"].append(code)
+        if code.retired is not None:
+            at(code.retired.since)["retired"].append(code)
+    versions = sorted(events, key=semver, reverse=True)
+    return versions, events
+
+
 def _language_name(lang: str) -> str:
     return Locale.parse(lang).get_display_name(lang) or lang
 
@@ -183,6 +203,7 @@ def emit(
         ui = {k: tuple(v.split("\x00")) for k, v in _translations(messages.get(lang)).items()}
         page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)
+        page.plain = _plain(chrome)
         context = _context(registry, page, languages, progress, totals, t, guide)
         context["tp"] = _plain(chrome)
         root = PurePosixPath(site_dir) / "docs" / lang
@@ -196,6 +217,12 @@ def emit(
             page.fallback.clear()
             body = render(env, "site/code.md.j2", code=code, **context).decode()
             files[str(root / "codes" / f"{code.slug}.md")] = _stamp(
+                _with_note(body, page, t), header
+            ).encode()
+        for version in context["versions"]:  # type: ignore[attr-defined]
+            page.fallback.clear()
+            body = render(env, "site/version.md.j2", version=version, **context).decode()
+            files[str(root / "changelog" / f"{version}.md")] = _stamp(
                 _with_note(body, page, t), header
             ).encode()
         for asset in ASSETS:
@@ -306,7 +333,9 @@ def _with_note(body: str, page: Page, t: Callable[..., str]) -> str:
     note = t("Parts of this page are not translated yet and are shown in English.")
     lines = body.split("\n")
     at = next((i for i, line in enumerate(lines) if line.startswith("# ")), 0) + 1
-    lines[at:at] = ["", '!!! note "' + t("Not yet translated") + '"', "    " + note]
+    # An admonition title is plain text (Markdown does not format it): no escaping, no quotes.
+    title = page.plain("Not yet translated").replace('"', "'")
+    lines[at:at] = ["", f'!!! note "{title}"', "    " + note]
     return "\n".join(lines)
 
 
@@ -345,7 +374,10 @@ def _context(
                     "published": lang in languages,
                 }
             )
+    versions, events = changelog(registry)
     return {
+        "versions": versions,
+        "events": events,
         "registry": registry,
         "meta": registry.meta,
         "page": page,

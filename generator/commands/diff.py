@@ -1,0 +1,109 @@
+"""``errorbook diff OLD NEW``: what changed between two versions of a registry."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .. import build, compat, revisions
+from ..config import Config
+
+SYMBOL = {"breaking": "!", "compatible": "+", "cosmetic": "~"}
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "diff",
+        parents=[common],
+        help="compare two versions of the registry",
+        description="Compare two versions of the registry: each side is a file, a git "
+        "revision (HEAD~1, origin/main, a tag) or REV:PATH. Exit status 1 when any "
+        "change breaks clients, 0 otherwise.",
+    )
+    parser.add_argument("old", metavar="OLD", help="the earlier version")
+    parser.add_argument(
+        "new",
+        metavar="NEW",
+        nargs="?",
+        help="the later version (default: the registry file as it is now)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="text for people, markdown for a pull request, json for tools",
+    )
+    parser.set_defaults(run=run)
+
+
+def report(
+    old_name: str,
+    new_name: str,
+    old_version: str,
+    new_version: str,
+    changes: list[compat.Change],
+    problems: list[str],
+    fmt: str,
+) -> str:
+    severity = compat.worst(changes)
+    needed = compat.required_version(old_version, changes)
+    if fmt == "json":
+        return (
+            json.dumps(
+                {
+                    "old": {"source": old_name, "version": old_version},
+                    "new": {"source": new_name, "version": new_version},
+                    "breaking": severity == "breaking",
+                    "required_version": needed,
+                    "version_problems": problems,
+                    "changes": [c.as_dict() for c in changes],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
+    counts = {s: sum(1 for c in changes if c.severity == s) for s in compat.ORDER}
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "no changes"
+    if fmt == "markdown":
+        lines = [
+            f"### Registry changes: {old_version} → {new_version}",
+            "",
+            f"{summary}. Required version: **{needed}**.",
+            "",
+        ]
+        if changes:
+            lines += ["| | What | Change | Why |", "|---|---|---|---|"]
+            for c in changes:
+                what = f"{c.entity} `{c.name}`" + (f" ({c.field})" if c.field else "")
+                detail = c.kind + (f": `{c.old}` → `{c.new}`" if c.old or c.new else "")
+                lines.append(
+                    f"| {c.severity} | {what} | {detail.replace('|', '/')} | "
+                    f"{c.reason.replace('|', '/')} |"
+                )
+        lines += [""] + [f"- :x: {p}" for p in problems]
+        return "\n".join(lines).rstrip() + "\n"
+    lines = [f"{old_name} ({old_version}) -> {new_name} ({new_version}): {summary}"]
+    for c in changes:
+        what = f"{c.entity} {c.name}" + (f" {c.field}" if c.field else "")
+        detail = f": {c.old} -> {c.new}" if c.old or c.new else ""
+        lines.append(f"  {SYMBOL[c.severity]} {c.severity:10} {c.kind:10} {what}{detail}")
+        lines.append(f"      {c.reason}")
+    lines.append(f"required version: {needed}")
+    lines += [f"error: {p}" for p in problems]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    old = revisions.load_side(args.old, config)
+    new = revisions.load_side(args.new, config) if args.new else build.registry_for(config)
+    changes = compat.diff(old, new)
+    problems = compat.version_problems(old, new, changes)
+    print(
+        report(
+            old.path, new.path, old.meta.version, new.meta.version, changes, problems, args.format
+        ),
+        end="",
+    )
+    return 1 if compat.worst(changes) == "breaking" else 0

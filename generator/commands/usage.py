@@ -1,0 +1,97 @@
+"""``errorbook usage PATH...``: codes never used, and used names that are not codes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import build, usage
+from ..config import Config
+from ..registry import Code
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    parser = sub.add_parser(
+        "usage",
+        parents=[common],
+        help="find unused and undefined codes in Python sources",
+        description="Scan Python files (by syntax tree) for uses of the registry's codes. "
+        "Exit status 1 when a name is used that the registry does not define, or "
+        "when a code that is still emitted is never used.",
+    )
+    parser.add_argument("paths", metavar="PATH", nargs="+", help="files or folders to scan")
+    parser.add_argument(
+        "--allow-unused", action="store_true", help="report unused codes without failing"
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(run=run)
+
+
+def _replacement(code: Code) -> str | None:
+    return code.deprecated.replaced_by if code.deprecated is not None else None
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    registry = build.registry_for(config)
+    defined = {code.name: code for code in registry.codes}
+    package = config.python_out / registry.meta.package
+    roots = [Path(p) for p in args.paths]
+    missing = [str(p) for p in roots if not p.exists()]
+    if missing:
+        print(f"errorbook: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    uses: list[usage.Use] = []
+    problems: list[str] = []
+    files = usage.python_files(roots, exclude=[package])
+    for path in files:
+        found, problem = usage.scan(path, path.as_posix())
+        uses += found
+        if problem:
+            problems.append(problem)
+    undefined = [u for u in uses if u.name not in defined]
+    used = {u.name for u in uses}
+    unused = [c for c in registry.codes if c.name not in used and c.retired is None]
+    deprecated = [u for u in uses if u.name in defined and defined[u.name].deprecated]
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "files": len(files),
+                    "undefined": [u.__dict__ for u in undefined],
+                    "unused": [c.name for c in unused],
+                    "deprecated": [
+                        {**u.__dict__, "replaced_by": _replacement(defined[u.name])}
+                        for u in deprecated
+                    ],
+                    "problems": problems,
+                },
+                indent=2,
+            )
+        )
+    else:
+        for u in undefined:
+            print(
+                f"{u.path}:{u.line}:{u.column}: error: '{u.name}' is not a code of "
+                f"{registry.path} ({u.how})"
+            )
+        for u in deprecated:
+            info = defined[u.name].deprecated
+            instead = f"; use {info.replaced_by}" if info and info.replaced_by else ""
+            print(f"{u.path}:{u.line}:{u.column}: warning: {u.name} is deprecated{instead}")
+        for code in unused:
+            print(
+                f"{registry.path}:{code.mark.line}:{code.mark.column}: "
+                f"{'warning' if args.allow_unused else 'error'}: {code.name} is never used "
+                f"in {len(files)} scanned file{'s' if len(files) != 1 else ''}"
+            )
+        for problem in problems:
+            print(problem)
+        print(
+            f"{len(files)} files scanned: {len(undefined)} undefined, {len(unused)} unused, "
+            f"{len(deprecated)} deprecated uses"
+        )
+    failed = bool(undefined or problems or (unused and not args.allow_unused))
+    return 1 if failed else 0

@@ -1,0 +1,133 @@
+"""Which codes a code base uses, found in its syntax trees rather than by searching text.
+
+A code counts as used where a program names it: ``ErrorCode.PERMISSION_DENIED``,
+``ErrorCode("PERMISSION_DENIED")``, a string passed to the generated builders and lookups
+(``failure("X", ...)``, ``message("X", ...)``), or a string compared with a ``.code`` or
+``["code"]`` (``==``, ``!=``, ``in`` a literal collection, or a ``match`` case).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\Z")
+CALLS = {
+    "failure",
+    "protocol_failure",
+    "action_failure",
+    "message",
+    "format_message",
+    "recovery_hint",
+}
+SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox"}
+
+
+@dataclass(frozen=True)
+class Use:
+    name: str
+    path: str
+    line: int
+    column: int
+    how: str
+
+
+def _is_code_access(node: ast.expr) -> bool:
+    """``x.code`` or ``x["code"]``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "code"
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and key.value == "code"
+    return False
+
+
+def _strings(node: ast.expr) -> Iterator[ast.Constant]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node
+    elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        for item in node.elts:
+            yield from _strings(item)
+
+
+def _call_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+class _Visitor(ast.NodeVisitor):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.uses: list[Use] = []
+
+    def _use(self, name: str, node: ast.AST, how: str) -> None:
+        self.uses.append(
+            Use(
+                name, self.path, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1, how
+            )
+        )
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        owner = node.value
+        owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+        if owner_name == "ErrorCode" and CODE_LIKE.match(node.attr):
+            self._use(node.attr, node, "ErrorCode member")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _call_name(node.func)
+        if (name == "ErrorCode" or name in CALLS) and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                self._use(first.value, first, f"argument of {name}()")
+        self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        sides = [node.left, *node.comparators]
+        if any(_is_code_access(side) for side in sides):
+            for side in sides:
+                for constant in _strings(side):
+                    self._use(str(constant.value), constant, "compared with .code")
+        self.generic_visit(node)
+
+    def visit_Match(self, node: ast.Match) -> None:
+        if _is_code_access(node.subject):
+            for case in node.cases:
+                for pattern in ast.walk(case.pattern):
+                    if isinstance(pattern, ast.MatchValue):
+                        for constant in _strings(pattern.value):
+                            self._use(str(constant.value), constant, "match case on .code")
+        self.generic_visit(node)
+
+
+def python_files(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[Path]:
+    """Every .py file under ``paths``, skipping virtual environments, caches and ``exclude``."""
+    skipped = [p.resolve() for p in exclude]
+    found: set[Path] = set()
+    for root in paths:
+        candidates = [root] if root.is_file() else root.rglob("*.py")
+        for path in candidates:
+            resolved = path.resolve()
+            if set(path.parts) & SKIP_DIRS or any(resolved.is_relative_to(s) for s in skipped):
+                continue
+            found.add(path)
+    return sorted(found)
+
+
+def scan(path: Path, shown: str) -> tuple[list[Use], str | None]:
+    """The uses in one file, or a problem when it cannot be read or parsed."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=shown)
+    except SyntaxError as exc:
+        return [], f"{shown}:{exc.lineno or 1}:{exc.offset or 1}: error: cannot parse: {exc.msg}"
+    except (OSError, ValueError) as exc:
+        return [], f"{shown}:1:1: error: cannot read: {exc}"
+    visitor = _Visitor(shown)
+    visitor.visit(tree)
+    return visitor.uses, None
