@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING = 1
 
-.PHONY: all setup generate site site-strings check test lint typecheck clean
+.PHONY: all setup generate site site-strings check test ts-test lint typecheck clean
 
 all: site
 
@@ -54,9 +54,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict surface_errors
 
-test: $(STAMP) lint typecheck site
+# The generated TypeScript module: tsc --strict, then node's test runner.
+ts-test: generate
+	cd ts && npm ci --silent --no-audit --no-fund && npm test --silent
+
+test: $(STAMP) lint typecheck site ts-test
 	$(BIN)/errorbook check
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf $(VENV) build dist site/build .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site/build ts/node_modules ts/dist .pytest_cache .mypy_cache .ruff_cache

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 
 from .checks import counts
 from .config import Config
-from .emit import Files, catalogs, python, site
+from .emit import Files, catalogs, jsondata, python, site, typescript
 from .registry import Registry
 from .render import environment
 from .validate import load_registry
@@ -48,7 +48,13 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
     merged = catalogs.merge_all(registry, existing, locales_dir)
     files: dict[str, bytes] = {}
     files.update(python.emit(registry, env, package_dir))
+    files.update(jsondata.emit(registry, env, package_dir))
     files.update(catalogs.emit(registry, merged, locales_dir, package_dir))
+    messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
+    if config.typescript_out is not None:
+        files.update(
+            typescript.emit(registry, env, config.display(config.typescript_out), messages)
+        )
     if config.site_dir is not None:
         files.update(
             site.emit(
@@ -56,7 +62,7 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
                 env,
                 config.display(config.site_dir),
                 docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
-                messages={locale: c for (locale, d), c in merged.items() if d == "messages"},
+                messages=messages,
                 progress={key: counts(c) for key, c in merged.items()},
                 guide=read_guide(config),
             )

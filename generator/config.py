@@ -14,6 +14,7 @@ KEYS = {
     "templates": "folder of templates that override the shipped ones (default: none)",
     "locales": "folder of the gettext catalogs (default: locales)",
     "site": "folder of the MkDocs site; no site is generated without it (default: none)",
+    "typescript-out": "folder for the generated TypeScript module (default: none)",
 }
 
 
@@ -29,6 +30,7 @@ class Config:
     templates: Path | None = None
     locales: Path | None = None  # None: <root>/locales
     site_dir: Path | None = None  # None: no site
+    typescript_out: Path | None = None  # None: no TypeScript module
 
     @property
     def locales_dir(self) -> Path:
@@ -98,6 +100,7 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
         templates=root / templates if templates else None,
         locales=root / table.get("locales", "locales"),
         site_dir=root / table["site"] if "site" in table else None,
+        typescript_out=root / table["typescript-out"] if "typescript-out" in table else None,
     )
 
 

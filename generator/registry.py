@@ -141,7 +141,18 @@ class Code:
     rationale: str = ""
     deprecated: Deprecation | None = None
     retired: Retirement | None = None
+    agent_hint: str = ""
     mark: Mark = field(default=Mark("", 0, 0), compare=False)
+
+    @property
+    def hint(self) -> str:
+        """Model-facing guidance: the registry's agent_hint, or one made of the recovery."""
+        if self.agent_hint:
+            return self.agent_hint
+        text = " ".join(self.recovery.steps)
+        if self.recovery.avoid:
+            text += " Do not: " + "; ".join(a.rstrip(".") for a in self.recovery.avoid) + "."
+        return text
 
     @property
     def status(self) -> str:
@@ -196,6 +207,11 @@ class Meta:
     locales: tuple[str, ...]
     docs_url: str
     description: str
+    error_domain: str = ""
+
+    @property
+    def domain(self) -> str:
+        return self.error_domain or self.name
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,13 @@ def members(names: object, enum: str) -> str:
 
 
 def json_literal(value: object) -> str:
+    """A JSON (and JavaScript/TypeScript) literal: registry text stays a string."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def json_pretty(value: object) -> str:
+    """A whole JSON document, keys in the order the emitter built them."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def environment(overrides: Path | None = None) -> jinja2.Environment:
@@ -58,6 +64,7 @@ def environment(overrides: Path | None = None) -> jinja2.Environment:
     env.filters["py"] = py_literal
     env.filters["json"] = json_literal
     env.filters["members"] = members
+    env.filters["json_pretty"] = json_pretty
     env.filters["upper_snake"] = lambda text: str(text).upper()
     return env
 

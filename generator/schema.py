@@ -75,6 +75,13 @@ META = ObjectSchema(
         Field("locales", "list of locales", True, "Languages the copy is translated into."),
         Field("docs_url", "URL", True, "Base URL of the published reference site, ending in `/`."),
         Field("description", "text", True, "What the system is and why its errors are structured."),
+        Field(
+            "error_domain",
+            "text",
+            False,
+            "The domain in gRPC-style ErrorInfo details, such as `surface.example.com` "
+            "(default: the registry's name).",
+        ),
     ),
 )
 
@@ -171,6 +178,14 @@ CODE = ObjectSchema(
             "text",
             False,
             "Why the registry has this code, where the reason is not obvious.",
+        ),
+        Field(
+            "agent_hint",
+            "text",
+            False,
+            "Short guidance for an AI agent that receives the error: what to do next and what "
+            "not to repeat. Plain English, separate from the UI copy; defaults to the recovery "
+            "steps.",
         ),
         Field("recovery", "recovery", True, "How to recover."),
         Field("retry", "retry", True, "The retry policy."),

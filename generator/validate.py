@@ -227,7 +227,17 @@ def _meta(top: Fields, found: Diagnostics) -> Meta | None:
         or description is None
     ):
         return None
-    return Meta(name, title, version, package, source, tuple(locales), docs_url, description)
+    return Meta(
+        name,
+        title,
+        version,
+        package,
+        source,
+        tuple(locales),
+        docs_url,
+        description,
+        f.text("error_domain") or "",
+    )
 
 
 def _semver(f: Fields, name: str, found: Diagnostics) -> str | None:
@@ -498,6 +508,7 @@ def _code(
         rationale,
         deprecated,
         retired,
+        f.text("agent_hint") or "",
         key.mark,
     )
 

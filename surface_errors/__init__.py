@@ -45,6 +45,22 @@ from .envelope import (
     protocol_failure,
 )
 from .i18n import Translator, fallback_chain, message
+from .wire import (
+    PROBLEM_JSON,
+    from_error_details,
+    from_http,
+    from_mcp,
+    from_problem,
+    from_tool_result,
+    problem_from_envelope,
+    recovery_hint,
+    retry_allowed,
+    to_error_details,
+    to_http,
+    to_mcp,
+    to_problem,
+    to_tool_result,
+)
 
 __all__ = [
     "CODES",
@@ -52,6 +68,7 @@ __all__ = [
     "LAYERS",
     "LIMITS",
     "LOCALES",
+    "PROBLEM_JSON",
     "REGISTRY_NAME",
     "REGISTRY_VERSION",
     "SOURCE_LOCALE",
@@ -79,6 +96,19 @@ __all__ = [
     "failure",
     "fallback_chain",
     "format_message",
+    "from_error_details",
+    "from_http",
+    "from_mcp",
+    "from_problem",
+    "from_tool_result",
     "message",
+    "problem_from_envelope",
     "protocol_failure",
+    "recovery_hint",
+    "retry_allowed",
+    "to_error_details",
+    "to_http",
+    "to_mcp",
+    "to_problem",
+    "to_tool_result",
 ]

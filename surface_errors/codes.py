@@ -14,6 +14,7 @@ REGISTRY_VERSION: Final = '1.0.0'
 SOURCE_LOCALE: Final = 'en'
 LOCALES: Final = ('en', 'de', 'fr', 'es', 'ja', 'pl', 'ar')
 DOCS_URL: Final = 'https://docs.surface.example/errors/'
+ERROR_DOMAIN: Final = 'surface.example'
 
 
 class Layer(str, Enum):
@@ -122,6 +123,9 @@ class CodeInfo:
     deprecated_since: str | None
     replaced_by: ErrorCode | None
     retired_since: str | None
+    hint: str  # model-facing guidance in plain English: what to do next, what not to repeat
+    retry_delay_ms: int | None  # how long to wait before a retry the policy allows
+    retry_attempts: int | None  # how many attempts the retry policy allows in all
 
     @property
     def actor(self) -> Actor:
@@ -189,6 +193,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The runtime is not configured; nothing you send can succeed. Tell the user the assistant is not set up and stop. Do not retry.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.MODEL_BASE_URL_MISSING: CodeInfo(
         code=ErrorCode.MODEL_BASE_URL_MISSING,
@@ -211,6 +218,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The deployment lacks the model gateway address. Report it to the user as a setup problem and stop. Do not retry.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.LIMIT_OUT_OF_RANGE: CodeInfo(
         code=ErrorCode.LIMIT_OUT_OF_RANGE,
@@ -233,6 +243,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='A deployment setting is out of range. Report the named setting to the user and stop. Do not retry.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.INVALID_REQUEST: CodeInfo(
         code=ErrorCode.INVALID_REQUEST,
@@ -255,6 +268,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='Your request envelope was malformed. Rebuild it following the protocol schema before sending anything else. Do not resend the same request.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.PROTOCOL_VERSION_UNSUPPORTED: CodeInfo(
         code=ErrorCode.PROTOCOL_VERSION_UNSUPPORTED,
@@ -277,6 +293,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The surface does not speak your protocol version. Use a version it announces in its handshake. Do not retry with the same version.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.CAPABILITY_NOT_EXPOSED: CodeInfo(
         code=ErrorCode.CAPABILITY_NOT_EXPOSED,
@@ -299,6 +318,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='This capability is not available to you; no page code ran. Use only capabilities you were given. Do not ask the user to approve it; it is not a permission prompt.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.REQUEST_TOO_LARGE: CodeInfo(
         code=ErrorCode.REQUEST_TOO_LARGE,
@@ -321,6 +343,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='Your request was too large and was not read. Send less: fewer parameters or shorter text. Do not resend it unchanged.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.ACTION_NOT_FOUND: CodeInfo(
         code=ErrorCode.ACTION_NOT_FOUND,
@@ -343,6 +368,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The page no longer declares this action. Read the current page description and pick an action it declares now. Do not call the same name again without re-reading.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.ACTION_UNAVAILABLE: CodeInfo(
         code=ErrorCode.ACTION_UNAVAILABLE,
@@ -365,6 +393,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The action exists but its precondition does not hold. Read the reason and bring the page into the required state first. Do not try to bypass the guard.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.PERMISSION_DENIED: CodeInfo(
         code=ErrorCode.PERMISSION_DENIED,
@@ -387,6 +418,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint="The user or the page's policy refused this action. Stop this operation and ask the user how to proceed, or use a permitted path. Do not call it again and do not report it as done.",
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.INVALID_PARAMS: CodeInfo(
         code=ErrorCode.INVALID_PARAMS,
@@ -409,6 +443,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint="Your parameters failed the action's schema. Fix the field named in the error, then call again. Do not resend the same parameters.",
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.EXECUTION_FAILED: CodeInfo(
         code=ErrorCode.EXECUTION_FAILED,
@@ -431,6 +468,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint="The page's handler failed while running. Observe the page to see whether anything changed, then tell the user. Do not repeat the call blindly.",
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.EXPECTATION_FAILED: CodeInfo(
         code=ErrorCode.EXPECTATION_FAILED,
@@ -453,6 +493,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The action ran but its expected result did not appear. Observe the page to learn whether it partly succeeded before deciding anything. Do not send the same call again.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.ACTION_TIMEOUT: CodeInfo(
         code=ErrorCode.ACTION_TIMEOUT,
@@ -475,6 +518,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The action did not finish in time and may still be running. Observe the page before doing anything else. Do not call it again at once.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.SNAPSHOT_TOO_LARGE: CodeInfo(
         code=ErrorCode.SNAPSHOT_TOO_LARGE,
@@ -497,6 +543,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The page is too large to describe to you; nothing ran. Tell the user this page cannot be automated as it is. Do not retry.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.TOO_MANY_ACTIONS: CodeInfo(
         code=ErrorCode.TOO_MANY_ACTIONS,
@@ -519,6 +568,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The page declares more actions than allowed; nothing ran. Tell the user this page cannot be automated as it is. Do not retry.',
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
     ErrorCode.LLM_FAILED: CodeInfo(
         code=ErrorCode.LLM_FAILED,
@@ -541,6 +593,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The model service returned an error. Keep the request id; a retry within the bounded policy is allowed. Do not retry in a loop.',
+        retry_delay_ms=500,
+        retry_attempts=3,
     ),
     ErrorCode.LLM_TIMEOUT: CodeInfo(
         code=ErrorCode.LLM_TIMEOUT,
@@ -553,7 +608,7 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         jsonrpc_code=-32031,
         placeholders=('seconds',),
         count='seconds',
-        limits=('llm_timeout', 'llm_retry_attempts'),
+        limits=('llm_timeout', 'llm_retry_backoff', 'llm_retry_attempts'),
         related=(ErrorCode.LLM_FAILED, ErrorCode.LLM_RETRIES_EXHAUSTED),
         since='1.0.0',
         docs_url='https://docs.surface.example/errors/en/codes/llm_timeout/',
@@ -563,6 +618,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The model service did not answer in time. A retry within the bounded policy is allowed. Do not retry in a loop.',
+        retry_delay_ms=60000,
+        retry_attempts=3,
     ),
     ErrorCode.LLM_RATE_LIMITED: CodeInfo(
         code=ErrorCode.LLM_RATE_LIMITED,
@@ -585,6 +643,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The model service is throttling requests. Wait at least the given number of seconds before one retry. Do not retry earlier.',
+        retry_delay_ms=None,
+        retry_attempts=3,
     ),
     ErrorCode.LLM_UNREACHABLE: CodeInfo(
         code=ErrorCode.LLM_UNREACHABLE,
@@ -597,7 +658,7 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         jsonrpc_code=-32033,
         placeholders=(),
         count=None,
-        limits=('llm_retry_attempts',),
+        limits=('llm_retry_backoff', 'llm_retry_attempts'),
         related=(ErrorCode.MODEL_BASE_URL_MISSING, ErrorCode.LLM_FAILED),
         since='1.0.0',
         docs_url='https://docs.surface.example/errors/en/codes/llm_unreachable/',
@@ -607,6 +668,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint='The model service cannot be reached. A retry within the bounded policy is allowed; if it persists, tell the user. Do not retry in a loop.',
+        retry_delay_ms=500,
+        retry_attempts=3,
     ),
     ErrorCode.LLM_RETRIES_EXHAUSTED: CodeInfo(
         code=ErrorCode.LLM_RETRIES_EXHAUSTED,
@@ -629,6 +693,9 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         deprecated_since=None,
         replaced_by=None,
         retired_since=None,
+        hint="All allowed retries failed. Keep the request id and tell the user the assistant's model service is failing. Do not start new retries now.",
+        retry_delay_ms=None,
+        retry_attempts=None,
     ),
 })
 
@@ -647,7 +714,7 @@ LIMITS: Final[Mapping[str, LimitInfo]] = MappingProxyType({
         unit='milliseconds',
         minimum=50,
         maximum=60000,
-        codes=(ErrorCode.LLM_FAILED, ErrorCode.LLM_RETRIES_EXHAUSTED),
+        codes=(ErrorCode.LLM_FAILED, ErrorCode.LLM_TIMEOUT, ErrorCode.LLM_UNREACHABLE, ErrorCode.LLM_RETRIES_EXHAUSTED),
     ),
     'llm_timeout': LimitInfo(
         name='llm_timeout',

@@ -49,7 +49,7 @@ def project(tmp_path: Path) -> Path:
     target.mkdir()
     for name in ("codes.yaml", "pyproject.toml"):
         shutil.copy2(ROOT / name, target / name)
-    for folder in ("surface_errors", "locales", "site"):
+    for folder in ("surface_errors", "locales", "site", "ts/src"):
         shutil.copytree(
             ROOT / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__", "build")
         )
@@ -67,7 +67,8 @@ def generated_count() -> int:
     site = ROOT / "site"
     pages = [p for p in (site / "docs").rglob("*") if p.is_file()]
     configs = [p for p in site.glob("mkdocs.*.yml") if p.name != "mkdocs.base.yml"]
-    return len(python) + len(catalogs) + len(pages) + len(configs) + 1  # + root/index.html
+    typescript = [p for p in (ROOT / "ts" / "src").rglob("*") if p.is_file()]
+    return len(python) + len(catalogs) + len(pages) + len(configs) + len(typescript) + 1
 
 
 def write_registry(path: Path, text: str) -> Path:

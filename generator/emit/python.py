@@ -5,11 +5,29 @@ from __future__ import annotations
 import jinja2
 
 from ..locales import script_table
-from ..registry import RECOVERY_KINDS, Registry
+from ..registry import RECOVERY_KINDS, Code, Registry
 from ..render import HEADER, render
 from . import Files
 
-TEMPLATES = ("__init__.py", "codes.py", "envelope.py", "i18n.py", "py.typed")
+TEMPLATES = ("__init__.py", "codes.py", "envelope.py", "i18n.py", "wire.py", "py.typed")
+
+_TO_MILLISECONDS = {"milliseconds": 1, "seconds": 1000}
+
+
+def retry_facts(registry: Registry, code: Code) -> tuple[int | None, int | None]:
+    """(delay before a retry in ms, attempts allowed) from the code's limits and retry policy."""
+    if code.retry.limit is None:
+        return None, None
+    attempts = registry.limit(code.retry.limit).default
+    delay = next(
+        (
+            registry.limit(x).default * _TO_MILLISECONDS[registry.limit(x).unit]
+            for x in code.limits
+            if x != code.retry.limit and registry.limit(x).unit in _TO_MILLISECONDS
+        ),
+        None,
+    )
+    return delay, attempts
 
 
 def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files:
@@ -21,6 +39,7 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "recovery_kinds": RECOVERY_KINDS,
         "docs_urls": {code.name: registry.docs_url(code) for code in registry.codes},
         "scripts": script_table(registry.meta.locales),
+        "retry_facts": {code.name: retry_facts(registry, code) for code in registry.codes},
         "limit_codes": {
             limit.id: [c.name for c in registry.produced_by(limit.id)] for limit in registry.limits
         },

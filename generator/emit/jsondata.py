@@ -1,0 +1,289 @@
+"""``codes.json`` and JSON Schemas: the resolved registry for any language to build on.
+
+``codes.json`` holds everything the registry resolves (shapes from layers, the codes each limit
+involves, URLs, retry facts). The schemas describe it and both result envelopes, with each
+envelope's ``code`` limited to the codes of that shape.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+import jinja2
+
+from ..registry import Registry, Shape
+from ..render import HEADER, render
+from . import Files
+from .python import retry_facts
+
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _dump(env: jinja2.Environment, value: object) -> bytes:
+    """Every JSON file renders through one template, which a project may override."""
+    return render(env, "json/document.json.j2", data=value)
+
+
+def resolved(registry: Registry) -> dict[str, object]:
+    """The registry as plain data, with every derived fact resolved."""
+    meta = registry.meta
+    codes = []
+    for code in registry.codes:
+        delay, attempts = retry_facts(registry, code)
+        entry: dict[str, object] = {
+            "code": code.name,
+            "layer": code.layer,
+            "shape": code.shape.value,
+            "status": code.status,
+            "message": {
+                "text": code.message.text,
+                "plural": code.message.plural,
+                "count": code.message.count,
+            },
+            "placeholders": [
+                {"name": p.name, "description": p.description, "example": p.example, "type": p.type}
+                for p in code.placeholders
+            ],
+            "meaning": code.meaning,
+            "agent_hint": code.hint,
+            "recovery": {
+                "kind": code.recovery.kind,
+                "summary": code.recovery.summary,
+                "steps": list(code.recovery.steps),
+                "avoid": list(code.recovery.avoid),
+            },
+            "retry": {
+                "policy": code.retry.policy.value,
+                "limit": code.retry.limit,
+                "delay_ms": delay,
+                "attempts": attempts,
+            },
+            "limits": list(code.limits),
+            "related": list(code.related),
+            "http_status": code.http_status,
+            "jsonrpc_code": code.jsonrpc,
+            "since": code.since,
+            "deprecated": {
+                "since": code.deprecated.since,
+                "replaced_by": code.deprecated.replaced_by,
+                "reason": code.deprecated.reason,
+            }
+            if code.deprecated
+            else None,
+            "retired": {"since": code.retired.since, "reason": code.retired.reason}
+            if code.retired
+            else None,
+            "docs_url": registry.docs_url(code),
+        }
+        if code.rationale:
+            entry["rationale"] = code.rationale
+        if code.shape_reason:
+            entry["shape_reason"] = code.shape_reason
+        codes.append(entry)
+    return {
+        "$comment": HEADER.format(source=registry.path),
+        "$schema": "./schemas/codes.schema.json",
+        "registry": {
+            "name": meta.name,
+            "title": meta.title,
+            "version": meta.version,
+            "package": meta.package,
+            "source_locale": meta.source_locale,
+            "locales": list(meta.locales),
+            "docs_url": meta.docs_url,
+            "error_domain": meta.domain,
+            "description": meta.description,
+        },
+        "layers": [
+            {
+                "id": x.id,
+                "title": x.title,
+                "proves": x.proves,
+                "actor": x.actor.value,
+                "shape": x.shape.value,
+                "description": x.description,
+            }
+            for x in registry.layers
+        ],
+        "codes": codes,
+        "limits": [
+            {
+                "id": x.id,
+                "title": x.title,
+                "default": x.default,
+                "unit": x.unit,
+                "min": x.minimum,
+                "max": x.maximum,
+                "bounds": x.bounds,
+                "codes": [c.name for c in registry.produced_by(x.id)],
+            }
+            for x in registry.limits
+        ],
+        "adapters": [
+            {
+                "id": x.id,
+                "title": x.title,
+                "description": x.description,
+                "protocol": x.protocol,
+                "action": x.action,
+            }
+            for x in registry.adapters
+        ],
+    }
+
+
+def _text() -> dict[str, object]:
+    return {"type": "string", "minLength": 1}
+
+
+def _nullable(schema: dict[str, object]) -> dict[str, object]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _object(properties: dict[str, object], optional: tuple[str, ...] = ()) -> dict[str, object]:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": properties,
+        "required": [name for name in properties if name not in optional],
+    }
+
+
+def codes_schema(registry: Registry) -> dict[str, object]:
+    names = [c.name for c in registry.codes]
+    semver = {"type": "string", "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$"}
+    code = _object(
+        {
+            "code": {"enum": names},
+            "layer": {"enum": [x.id for x in registry.layers]},
+            "shape": {"enum": [s.value for s in Shape]},
+            "status": {"enum": ["active", "deprecated", "retired"]},
+            "message": _object(
+                {"text": _text(), "plural": _nullable(_text()), "count": _nullable(_text())}
+            ),
+            "placeholders": {
+                "type": "array",
+                "items": _object(
+                    {
+                        "name": _text(),
+                        "description": _text(),
+                        "example": {"type": ["string", "integer"]},
+                        "type": {"enum": ["text", "integer"]},
+                    }
+                ),
+            },
+            "meaning": _text(),
+            "rationale": _text(),
+            "shape_reason": _text(),
+            "agent_hint": _text(),
+            "recovery": _object(
+                {
+                    "kind": _text(),
+                    "summary": _text(),
+                    "steps": {"type": "array", "items": _text(), "minItems": 1},
+                    "avoid": {"type": "array", "items": _text()},
+                }
+            ),
+            "retry": _object(
+                {
+                    "policy": {"enum": ["never", "after_fix", "bounded"]},
+                    "limit": _nullable(_text()),
+                    "delay_ms": _nullable({"type": "integer"}),
+                    "attempts": _nullable({"type": "integer"}),
+                }
+            ),
+            "limits": {"type": "array", "items": {"enum": [x.id for x in registry.limits]}},
+            "related": {"type": "array", "items": {"enum": names}},
+            "http_status": {"type": "integer", "minimum": 200, "maximum": 599},
+            "jsonrpc_code": _nullable({"type": "integer"}),
+            "since": semver,
+            "deprecated": _nullable(
+                _object(
+                    {
+                        "since": semver,
+                        "replaced_by": _nullable(_text()),
+                        "reason": {"type": "string"},
+                    }
+                )
+            ),
+            "retired": _nullable(_object({"since": semver, "reason": {"type": "string"}})),
+            "docs_url": {"type": "string", "format": "uri"},
+        },
+        optional=("rationale", "shape_reason"),
+    )
+    return {
+        "$schema": DRAFT,
+        "$id": f"{registry.meta.docs_url}schemas/codes.schema.json",
+        "$comment": HEADER.format(source=registry.path),
+        "title": f"{registry.meta.title} error registry (resolved)",
+        **_object(
+            {
+                "$comment": {"type": "string"},
+                "$schema": {"type": "string"},
+                "registry": {"type": "object", "required": ["name", "version", "locales"]},
+                "layers": {
+                    "type": "array",
+                    "items": {"type": "object", "required": ["id", "shape"]},
+                },
+                "codes": {"type": "array", "items": code},
+                "limits": {
+                    "type": "array",
+                    "items": {"type": "object", "required": ["id", "default", "unit"]},
+                },
+                "adapters": {"type": "array", "items": {"type": "object", "required": ["id"]}},
+            },
+            optional=("$comment", "$schema"),
+        ),
+    }
+
+
+def envelope_schema(registry: Registry, shape: Shape) -> dict[str, object]:
+    names = [c.name for c in registry.codes if c.shape is shape]
+    error = {
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {
+            "code": {"enum": names},
+            "message": {"type": "string"},
+            "params": {"type": "object"},
+            "request_id": {"type": "string"},
+        },
+    }
+    if shape is Shape.PROTOCOL:
+        body: dict[str, object] = {
+            "type": "object",
+            "required": ["ok", "error"],
+            "properties": {"ok": {"const": False}, "error": error},
+        }
+        title = "protocol failure: no action ran"
+    else:
+        body = {
+            "type": "object",
+            "required": ["ok", "result"],
+            "properties": {
+                "ok": {"const": True},
+                "result": {"type": "object", "required": ["error"], "properties": {"error": error}},
+            },
+        }
+        title = "action failure: the action refused or failed"
+    return {
+        "$schema": DRAFT,
+        "$id": f"{registry.meta.docs_url}schemas/{shape.value}-envelope.schema.json",
+        "$comment": HEADER.format(source=registry.path),
+        "title": f"{registry.meta.title} {title}",
+        **body,
+    }
+
+
+def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files:
+    root = PurePosixPath(package_dir)
+    return {
+        str(root / "codes.json"): _dump(env, resolved(registry)),
+        str(root / "schemas" / "codes.schema.json"): _dump(env, codes_schema(registry)),
+        str(root / "schemas" / "protocol-envelope.schema.json"): _dump(
+            env, envelope_schema(registry, Shape.PROTOCOL)
+        ),
+        str(root / "schemas" / "action-envelope.schema.json"): _dump(
+            env, envelope_schema(registry, Shape.ACTION)
+        ),
+    }

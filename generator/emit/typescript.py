@@ -1,0 +1,83 @@
+"""The TypeScript module for a registry's browser and Node clients.
+
+``index.ts`` holds the codes and layers as ``as const`` objects with their union types, a
+discriminated union for results that makes a caller handle both failure shapes, ``classify``,
+the limits, and localized lookup with the same safe formatting as the Python package. Each
+locale's messages are compiled into ``locales/<lang>.json`` from the same merged catalogs as
+the MO files, with gettext's plural forms renamed to the CLDR categories ``Intl.PluralRules``
+returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+import jinja2
+from babel import Locale
+
+from .. import plurals
+from ..catalog import StableCatalog, usable
+from ..registry import Registry
+from ..render import HEADER, render
+from . import Files
+from .python import retry_facts
+
+
+def categories(locale: str) -> list[str]:
+    """gettext plural index -> CLDR category name, for ``locale`` (proved equal in tests)."""
+    rule = plurals.lookup(locale)
+    cldr = Locale.parse(locale).plural_form
+    assert rule is not None
+    names: dict[int, str] = {}
+    for n in range(0, 1000):
+        names.setdefault(rule.index(n), cldr(n))
+    return [names.get(i, "other") for i in range(rule.count)]
+
+
+def locale_messages(
+    registry: Registry, locale: str, catalog: StableCatalog | None
+) -> dict[str, object]:
+    """Usable translations of one locale: text, or forms by CLDR category."""
+    found: dict[str, object] = {}
+    if catalog is None:
+        return found
+    names = categories(locale)
+    wanted = {code.name for code in registry.codes}
+    for message in catalog:
+        if message.context not in wanted or not usable(message):
+            continue
+        if isinstance(message.string, (list, tuple)):
+            found[message.context] = dict(zip(names, message.string, strict=False))
+        else:
+            found[message.context] = message.string
+    return found
+
+
+def emit(
+    registry: Registry, env: jinja2.Environment, out_dir: str, messages: Mapping[str, StableCatalog]
+) -> Files:
+    root = PurePosixPath(out_dir) / registry.meta.package
+    header = HEADER.format(source=registry.path)
+    context = {
+        "registry": registry,
+        "meta": registry.meta,
+        "header": header,
+        "retry_facts": {c.name: retry_facts(registry, c) for c in registry.codes},
+        "docs_urls": {c.name: registry.docs_url(c) for c in registry.codes},
+        "locales": registry.meta.locales,
+    }
+    files: dict[str, bytes] = {
+        str(root / "index.ts"): render(env, "typescript/index.ts.j2", **context),
+        str(root / "locales" / "index.ts"): render(env, "typescript/locales.ts.j2", **context),
+    }
+    for locale in registry.meta.locales:
+        data = {
+            "$comment": header,
+            "locale": locale,
+            "messages": locale_messages(registry, locale, messages.get(locale)),
+        }
+        files[str(root / "locales" / f"{locale}.json")] = render(
+            env, "json/document.json.j2", data=data
+        )
+    return files

@@ -1,0 +1,96 @@
+// Tests of the generated TypeScript module, run with node's test runner (`npm test`).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  CODES,
+  ErrorCode,
+  LIMITS,
+  MalformedEnvelope,
+  classify,
+  failure,
+  fallbackChain,
+  message,
+  recoveryHint,
+  registerLocale,
+  type SurfaceResult,
+} from "../src/surface_errors/index.js";
+import "../src/surface_errors/locales/index.js";
+
+test("classify keeps success, protocol failure and action failure apart", () => {
+  const success = classify({ ok: true, result: { value: 42 } });
+  const protocol = classify({ ok: false, error: { code: "CAPABILITY_NOT_EXPOSED", message: "m" } });
+  const action = classify({ ok: true, result: { error: { code: "PERMISSION_DENIED", message: "m" } } });
+  assert.equal(success.outcome, "success");
+  assert.equal(protocol.outcome, "protocol_failure");
+  assert.equal(action.outcome, "action_failure");
+  assert.ok(action.outcome === "action_failure" && action.code === ErrorCode.PERMISSION_DENIED);
+});
+
+test("an unknown code is classified by its shape", () => {
+  const outcome = classify({ ok: true, result: { error: { code: "FROM_THE_FUTURE" } } });
+  assert.ok(outcome.outcome === "action_failure");
+  assert.equal(outcome.code, null);
+  assert.equal(outcome.rawCode, "FROM_THE_FUTURE");
+});
+
+test("malformed envelopes throw MalformedEnvelope", () => {
+  for (const bad of [null, [], {}, { ok: "yes" }, { ok: false }, { ok: true }, { ok: false, error: { message: "x" } }]) {
+    assert.throws(() => classify(bad), MalformedEnvelope);
+  }
+});
+
+test("every code round-trips through its declared shape", () => {
+  for (const code of Object.values(ErrorCode)) {
+    const info = CODES[code];
+    const params: Record<string, string | number> = {};
+    for (const name of info.placeholders) params[name] = name === info.count ? 3 : "x";
+    const outcome = classify(failure(code, params));
+    assert.equal(outcome.outcome, info.shape === "protocol" ? "protocol_failure" : "action_failure");
+    assert.ok("code" in outcome && outcome.code === code);
+  }
+});
+
+test("messages in German and Japanese", () => {
+  assert.equal(message(ErrorCode.PERMISSION_DENIED, "de-AT", { action: "x" }), "Die Aktion x wurde nicht erlaubt.");
+  assert.match(message(ErrorCode.PERMISSION_DENIED, "ja_JP.UTF-8", { action: "x" }), /「x」/);
+  assert.equal(message(ErrorCode.PERMISSION_DENIED, "xx", { action: "x" }), "The action x was not allowed.");
+  assert.deepEqual(fallbackChain("de_AT"), ["de", "en"]);
+});
+
+test("Polish takes all three plural forms", () => {
+  const text = (n: number) => message(ErrorCode.LLM_RETRIES_EXHAUSTED, "pl", { attempts: n });
+  assert.equal(text(1), "Wykonano 1 próbę, ale usługa modelu asystenta nadal zawodzi.");
+  assert.equal(text(2), "Wykonano 2 próby, ale usługa modelu asystenta nadal zawodzi.");
+  assert.equal(text(5), "Wykonano 5 prób, ale usługa modelu asystenta nadal zawodzi.");
+  assert.equal(text(22), "Wykonano 22 próby, ale usługa modelu asystenta nadal zawodzi.");
+  assert.equal(text(25), "Wykonano 25 prób, ale usługa modelu asystenta nadal zawodzi.");
+});
+
+test("Arabic picks its forms through Intl.PluralRules", () => {
+  const forms = new Set([0, 1, 2, 3, 11, 100].map((n) => message(ErrorCode.LLM_RETRIES_EXHAUSTED, "ar", { attempts: n })));
+  assert.ok(forms.size >= 5);
+});
+
+test("a hostile translation falls back to the source text", () => {
+  registerLocale("xx", { PERMISSION_DENIED: "{action.constructor} {0}" });
+  assert.equal(message(ErrorCode.PERMISSION_DENIED, "xx", { action: "pay" }), "The action pay was not allowed.");
+});
+
+test("wrong parameters name the code and the placeholder", () => {
+  assert.throws(() => message(ErrorCode.ACTION_UNAVAILABLE, "de", { action: "x" }), /ACTION_UNAVAILABLE: missing placeholder 'reason'/);
+  assert.throws(() => message(ErrorCode.LLM_TIMEOUT, "de", { seconds: "ten" }), /must be an integer/);
+});
+
+test("limits and hints come from the registry", () => {
+  assert.equal(LIMITS.llm_timeout.default, 60);
+  assert.ok(LIMITS.llm_timeout.codes.includes(ErrorCode.LLM_TIMEOUT));
+  assert.match(recoveryHint(ErrorCode.PERMISSION_DENIED), /Do not call it again/);
+});
+
+test("a caller that rules out both failures reads the result", () => {
+  const r = { ok: true, result: { value: 7 } } as SurfaceResult<{ value: number }>;
+  let seen = 0;
+  if (r.ok && r.result.error === undefined) seen = r.result.value;
+  assert.equal(seen, 7);
+});
