@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING = 1
 
-.PHONY: all setup generate site site-strings check test ts-test lint typecheck clean
+.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck clean
 
 all: site
 
@@ -24,7 +24,9 @@ generate: $(STAMP)
 
 # Every published language is its own MkDocs build (its own search index), into
 # site/build/<lang>/ (git-ignored); site/build/index.html points to the source language.
-site: generate
+site: generate site-build
+
+site-build: $(STAMP)
 	rm -rf site/build
 	for config in site/mkdocs.*.yml; do \
 		case $$config in *.base.yml) continue ;; esac; \
@@ -38,7 +40,7 @@ site-strings: $(STAMP)
 		--no-wrap --sort-output --omit-header -o templates/site/i18n/site.pot .
 	for po in templates/site/i18n/*.po; do \
 		[ -e "$$po" ] || continue; lang=$$(basename $$po .po); \
-		$(BIN)/pybabel update --no-wrap --omit-header --ignore-obsolete -l $$lang \
+		$(BIN)/pybabel update --no-wrap --ignore-obsolete --no-fuzzy-matching -l $$lang \
 			-i templates/site/i18n/site.pot -o $$po || exit 1; \
 	done
 
@@ -55,11 +57,14 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict surface_errors
 
 # The generated TypeScript module: tsc --strict, then node's test runner.
-ts-test: generate
+ts-test:
 	cd ts && npm ci --silent --no-audit --no-fund && npm test --silent
 
-test: $(STAMP) lint typecheck site ts-test
+# The drift check runs first, on the files as committed: nothing regenerates them before it.
+# The site is then built from those same committed pages.
+test: $(STAMP)
 	$(BIN)/errorbook check
+	$(MAKE) --no-print-directory lint typecheck site-build ts-test
 	$(BIN)/python -m pytest
 
 clean:

@@ -6,8 +6,11 @@ what the outputs are.
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+import dataclasses
+import os
+from pathlib import Path, PurePosixPath
 
+from . import output
 from .checks import counts
 from .config import Config
 from .emit import Files, catalogs, jsondata, python, site, typescript
@@ -17,11 +20,19 @@ from .validate import load_registry
 
 
 def registry_for(config: Config) -> Registry:
-    """Load the configured registry; its display path is stable across machines."""
-    shown = config.display(config.registry)
-    if PurePosixPath(shown).is_absolute():
-        shown = config.registry.name
-    return load_registry(config.registry, shown)
+    """Load the configured registry. Diagnostics name the file as the user can find it;
+    generated files name it relative to the project (or by file name), the same on every
+    machine."""
+    stable = config.display(config.registry)
+    if PurePosixPath(stable).is_absolute():
+        stable = config.registry.name
+    try:
+        shown = Path(os.path.relpath(config.registry)).as_posix()
+        if shown.startswith("../"):
+            shown = config.registry.resolve().as_posix()
+    except ValueError:  # another drive on Windows
+        shown = str(config.registry)
+    return dataclasses.replace(load_registry(config.registry, shown), path=stable)
 
 
 def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
@@ -67,6 +78,7 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
                 guide=read_guide(config),
             )
         )
+    files[output.MANIFEST] = output.manifest(list(files), registry.path)
     return files
 
 

@@ -10,7 +10,7 @@ translation as fuzzy; no similarity search can hand one code's translation to an
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from babel.messages.catalog import Catalog, Message
@@ -227,29 +227,22 @@ def merge(
     return merged
 
 
-def usable(message: Message) -> bool:
-    """A translation that may go into an MO file: complete, not fuzzy, placeholders intact."""
+def usable(message: Message, count: str | None = None) -> bool:
+    """A translation that may be shown: complete, not fuzzy, and its placeholders exactly the
+    source's (the rule ``errorbook check`` enforces, so nothing it refuses is ever shipped)."""
     strings = _strings(message)
     if not message.id or message.fuzzy or not all(strings):
         return False
-    if "python-brace-format" not in message.flags:
-        return True
-    expected: set[str] = set()
-    for text in _ids(message):
-        expected.update(placeholders.parse(text).names)
-    for text in strings:
-        parsed = placeholders.parse(text)
-        if parsed.problems or not set(parsed.names) <= expected:
-            return False
-    return True
+    return not placeholders.translation_problems(_ids(message), strings, count)
 
 
-def compile_mo(catalog: StableCatalog) -> bytes:
-    """MO bytes holding only usable translations; the rest fall back to the source text."""
+def compile_mo(catalog: StableCatalog, counts: Mapping[str, str | None]) -> bytes:
+    """MO bytes holding only usable translations; the rest fall back to the source text.
+    ``counts`` maps each code to its count placeholder."""
     clean = StableCatalog(locale=catalog.locale_identifier, domain=catalog.domain, fuzzy=False)
     clean.mime_headers = catalog.mime_headers
     for message in catalog:
-        if message.id and usable(message):
+        if message.id and usable(message, counts.get(message.context or "")):
             clean[message.id] = message
     buffer = io.BytesIO()
     write_mo(buffer, clean, use_fuzzy=False)

@@ -109,11 +109,7 @@ def check_message(
     if not any(forms):
         return
     sources = _sources(message)
-    source_names: list[str] = []
-    for text in sources:
-        source_names += [n for n in placeholders.parse(text).names if n not in source_names]
     lead, trail = _edges(sources[0])
-    last = len(forms) - 1
     for index, text in enumerate(forms):
         if not text:
             continue
@@ -126,27 +122,11 @@ def check_message(
                 "space and newlines as its source",
                 "match the source's leading and trailing spaces and newlines",
             )
-        if not brace:
-            continue
-        parsed = placeholders.parse(text)
-        for problem in parsed.problems:
-            found.error(at, f"{label} ({where}) has {problem.message}", problem.hint)
-        unknown = [n for n in parsed.names if n not in source_names]
-        for name in unknown:
-            found.error(
-                at,
-                f"{label} ({where}) uses '{{{name}}}', which its source does not have",
-                "use only the source's placeholders: "
-                + ", ".join(f"{{{n}}}" for n in source_names),
-            )
-        for name in source_names:
-            optional = name == count and len(forms) > 1 and index != last
-            if name not in parsed.names and not optional:
-                found.error(
-                    at,
-                    f"{label} ({where}) leaves out '{{{name}}}'",
-                    f"keep {{{name}}} in the translation",
-                )
+    if brace:
+        for index, problem, hint in placeholders.translation_problems(sources, forms, count):
+            where = f"msgstr[{index}]" if len(sources) > 1 else "msgstr"
+            at = locate(where) if locate is not None else mark
+            found.error(at, f"{label} ({where}) {problem}", hint)
 
 
 def check_catalog(
@@ -195,7 +175,10 @@ def check_catalog(
                 f"use errorbook's rule: {expected.header}",
             )
     counts_by_code = {code.name: code.message.count for code in registry.codes}
-    brace = {entry.context for entry in entries(registry, domain) if entry.brace_format}
+    # Every UI message is formatted at runtime, placeholders or not; prose never is.
+    brace = (
+        {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()
+    )
     for message in catalog:
         if not message.id or message.fuzzy:
             continue

@@ -51,8 +51,14 @@ def find_pyproject(start: Path) -> Path | None:
         if candidate.is_file():
             try:
                 data = tomllib.loads(candidate.read_text("utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ConfigError(f"{candidate}: cannot read: {exc}") from None
+            except tomllib.TOMLDecodeError as exc:
+                # A broken file cannot be assumed to lack [tool.errorbook]: say so, do not
+                # fall back to defaults and write somewhere unexpected.
+                raise ConfigError(
+                    f"{candidate}: error: not valid TOML: {exc} (fix it, or pass --config PATH)"
+                ) from None
             if "errorbook" in data.get("tool", {}):
                 return candidate
     return None

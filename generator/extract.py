@@ -8,9 +8,11 @@ errorbook writes, so both routes give translators the same catalog.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any
 
+from .diagnostics import InvalidInput
 from .entries import entries
 from .loader import decode, load_text
 from .validate import validate
@@ -23,8 +25,14 @@ def extract_registry(
     options: Mapping[str, Any],
 ) -> Iterator[tuple[int, str, tuple[str, ...], list[str]]]:
     """Yield ``(line, function, messages, comments)`` as Babel's extractors do."""
-    name = getattr(fileobj, "name", "codes.yaml")
-    registry = validate(load_text(decode(fileobj.read(), str(name)), str(name)), str(name))
+    name = str(getattr(fileobj, "name", "codes.yaml"))
+    try:
+        registry = validate(load_text(decode(fileobj.read(), name), name), name)
+    except InvalidInput as exc:  # pybabel would print a traceback; say what is wrong instead
+        sys.stderr.write(exc.diagnostics.render())
+        raise SystemExit(
+            f"errorbook: {name} is not a valid registry; nothing was extracted"
+        ) from None
     lines = {code.name: code.mark.line for code in registry.codes}
     domain = options.get("domain", "messages")
     for entry in entries(registry, "docs" if domain == "docs" else "messages"):

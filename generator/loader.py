@@ -125,6 +125,20 @@ def load_text(text: str, path: str) -> Node:
         where, problem, hint = _explain_syntax(exc, text, path)
         found.error(where, f"invalid YAML: {problem}", hint)
         raise InvalidInput(found) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow in a file
+        head = text[: exc.position]
+        line = head.count("\n") + 1
+        column = exc.position - (head.rfind("\n") + 1) + 1
+        found.error(
+            Mark(path, line, column),
+            f"the character U+{exc.character:04X} is not allowed in a YAML file",
+            "remove it; write it as an escape such as \\t "
+            "inside double quotes if it is meant to be there",
+        )
+        raise InvalidInput(found) from None
+    except yaml.YAMLError as exc:
+        found.error(Mark(path, 1, 1), f"invalid YAML: {exc}", "fix the YAML syntax")
+        raise InvalidInput(found) from None
     if found.has_errors:
         raise InvalidInput(found)
     if root is None:

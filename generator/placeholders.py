@@ -87,3 +87,62 @@ def parse(text: str) -> Parsed:
         else:
             i += 1
     return Parsed(tuple(names), tuple(problems))
+
+
+def translation_problems(
+    sources: tuple[str, ...], forms: tuple[str, ...], count: str | None
+) -> list[tuple[int, str, str]]:
+    """Why each translated form may not be used: (form index, problem, hint).
+
+    A translation uses exactly its source's placeholders, by name: none unknown, none left
+    out, no other kind of field. Only the count may be left out, and only from a plural form
+    other than the last (``one`` may say "a" instead of "1").
+    """
+    names: list[str] = []
+    for text in sources:
+        names += [n for n in parse(text).names if n not in names]
+    found: list[tuple[int, str, str]] = []
+    last = len(forms) - 1
+    for index, text in enumerate(forms):
+        if not text:
+            continue
+        parsed = parse(text)
+        found += [(index, f"has {p.message}", p.hint) for p in parsed.problems]
+        for name in parsed.names:
+            if name not in names:
+                shown = ", ".join(f"{{{n}}}" for n in names) or "none"
+                found.append(
+                    (
+                        index,
+                        f"uses '{{{name}}}', which its source does not have",
+                        f"use only the source's placeholders: {shown}",
+                    )
+                )
+        for name in names:
+            optional = name == count and len(forms) > 1 and index != last
+            if name not in parsed.names and not optional:
+                found.append(
+                    (index, f"leaves out '{{{name}}}'", f"keep {{{name}}} in the translation")
+                )
+    return found
+
+
+_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
+
+
+def fill(template: str, params: dict[str, object]) -> str | None:
+    """Fill named fields exactly as the generated runtime does; None for any other field."""
+    parts: list[str] = []
+    position = 0
+    for match in _FIELD.finditer(template):
+        parts.append(template[position : match.start()])
+        token, name = match.group(0), match.group(1)
+        if token in ("{{", "}}"):
+            parts.append(token[0])
+        elif name is not None and name in params:
+            parts.append(str(params[name]))
+        else:
+            return None
+        position = match.end()
+    parts.append(template[position:])
+    return "".join(parts)

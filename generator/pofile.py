@@ -21,6 +21,74 @@ from .catalog import StableCatalog
 from .diagnostics import Diagnostics, Mark
 
 _PREVIOUS = re.compile(r'\|\s*(msgctxt|msgid|msgid_plural)?\s*(".*")\s*\Z')
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t\"])")
+_ESCAPES = set('\\"abfnrtv')
+
+
+def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
+    """Check one quoted PO string starting at ``start``: (column, problem, hint) or None."""
+    if start >= len(line) or line[start] != '"':
+        return start + 1, "a quoted string is missing", 'write the text in double quotes: "..."'
+    i = start + 1
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            following = line[i + 1 : i + 2]
+            if following in _ESCAPES or following.isdigit() or following == "x":
+                i += 2
+                continue
+            return i + 1, f"unknown escape '\\{following}'", "write \\\\ for a backslash"
+        if char == '"':
+            rest = line[i + 1 :].strip()
+            if rest:
+                return (
+                    i + 2,
+                    "text after the closing quote",
+                    'put it inside the quotes, and write \\" for a quote',
+                )
+            return None
+        i += 1
+    return start + 1, "the string is not closed on this line", 'end it with "'
+
+
+def lint(text: str, path: str) -> Diagnostics:
+    """Line-level problems Babel's reader would skip or misread; GNU msgfmt rejects them all."""
+    found = Diagnostics()
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.rstrip()
+        body, offset = line, 0
+        if line.startswith(("#~", "#|")):
+            body = line[2:].lstrip()
+            if body.startswith("|"):  # #~| previous msgid of an obsolete entry
+                body = body[1:].lstrip()
+            offset = len(line) - len(body)
+            if not body:
+                continue
+        elif line.startswith("#") or not line.strip():
+            continue
+        stripped = body.lstrip()
+        offset += len(body) - len(stripped)
+        if stripped.startswith('"'):
+            problem = _string_problem(stripped, 0)
+        else:
+            match = _KEYWORD.match(stripped)
+            if match is None:
+                word = stripped.split(" ", 1)[0].split('"', 1)[0]
+                found.error(
+                    Mark(path, number, offset + 1),
+                    f"unknown keyword '{word}'",
+                    "a line starts with msgctxt, msgid, msgid_plural, msgstr, "
+                    "msgstr[N], a quoted string or #",
+                )
+                continue
+            after = match.end()
+            while after < len(stripped) and stripped[after] in " \t":
+                after += 1
+            problem = _string_problem(stripped, after)
+        if problem is not None:
+            column, message, hint = problem
+            found.error(Mark(path, number, offset + column), message, hint)
+    return found
 
 
 class _Parser(PoFileParser):
@@ -110,15 +178,26 @@ def read(
             "save it with Unix (LF) line endings",
         )
         return catalog, {}, found
+    found.extend(lint(text, path))
+    if found.has_errors:
+        return catalog, {}, found
     parser = _Parser(catalog, path, found)
     try:
         parser.parse(io.StringIO(text))
     except PoFileError as exc:
-        found.error(
-            Mark(path, exc.lineno + 1, 1),
-            f"malformed PO file: {exc}",
-            "fix this line; msgfmt --check shows the same problem",
-        )
+        problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
+        if "num_plurals" in problem:
+            found.error(
+                Mark(path, exc.lineno + 1, 1),
+                "this entry has more plural forms than the Plural-Forms header allows",
+                "check nplurals in the header, or remove the extra msgstr[N] lines",
+            )
+        else:
+            found.error(
+                Mark(path, exc.lineno + 1, 1),
+                f"malformed PO file: {problem}",
+                "fix this line; msgfmt --check shows the same problem",
+            )
     except (ValueError, IndexError, TypeError) as exc:
         found.error(
             Mark(path, parser.offset + 1, 1),

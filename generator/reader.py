@@ -7,6 +7,7 @@ hint to quote) so that the registry rules in :mod:`generator.validate` stay shor
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 
@@ -210,16 +211,27 @@ def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> in
         return int(text.replace("_", ""))
     body = text.lstrip("+-").replace("_", "")
     if ":" in body:
-        meant = 0
-        for part in body.split(":"):
-            meant = meant * 60 + int(part or "0")
-        hint = f"write a whole number, such as {meant}"
+        hint = "write a whole number"
+        with contextlib.suppress(ValueError):
+            meant = 0
+            for part in body.split(":"):
+                meant = meant * 60 + int(part or "0")
+            hint = f"write a whole number, such as {meant}"
     elif body[:2].lower() in ("0x", "0b", "0o"):
-        hint = f"write it in decimal, such as {int(body, 0)}"
+        hint = "write it in decimal"
+        with contextlib.suppress(ValueError):
+            hint = f"write it in decimal, such as {int(body, 0)}"
     else:
-        hint = f"write it without leading zeros, such as {int(body)}"
+        hint = "write a whole number in decimal digits"
+        with contextlib.suppress(ValueError):
+            hint = f"write it without leading zeros, such as {int(body)}"
     found.error(node.mark, f"'{name}' in {where} must be a decimal integer, not {text}", hint)
     return None
+
+
+#: Control characters that would reach terminals, PO files and pages as raw bytes. Tab and
+#: newline are text; NEL and the Unicode line separators split lines differently per tool.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str | None:
@@ -227,5 +239,14 @@ def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str |
     value = node.value.rstrip("\n") if node.block else node.value
     if not value.strip():
         found.error(node.mark, f"'{name}' in {where} is empty", "write the text, or remove the key")
+        return None
+    control = _CONTROL.search(value)
+    if control is not None:
+        found.error(
+            node.mark,
+            f"'{name}' in {where} contains the control character "
+            f"U+{ord(control.group()):04X} at character {control.start() + 1}",
+            "remove it; only tab and newline are allowed in text",
+        )
         return None
     return value

@@ -38,7 +38,9 @@ from .registry import (
 CODE_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*\Z")
 SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")
 LOCALE = re.compile(r"[a-z]{2,3}(_([A-Z]{2}|[A-Z][a-z]{3}))?\Z")
-URL = re.compile(r"https?://[^\s/]+(/[^\s]*)?/\Z")
+URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~%!$&'()*+,;=:@-]*)*/\Z")
+#: Characters a name may not hold: themes insert the title into HTML without escaping it.
+MARKUP = re.compile(r"[<>&\"']")
 #: JSON-RPC 2.0 reserves -32768..-32000; only these and the server range may be used there.
 JSONRPC_PREDEFINED = {-32700, -32600, -32601, -32602, -32603}
 MAX_CODE_LENGTH = 64
@@ -207,11 +209,27 @@ def _meta(top: Fields, found: Diagnostics) -> Meta | None:
             "write it like https://docs.example.org/errors/",
         )
         docs_url = None
+    title = f.text("title")
+    if title is not None and MARKUP.search(title):
+        found.error(
+            f.mark("title"),
+            f"the title '{title}' contains markup characters",
+            "write it without < > & \" ' (themes put it into HTML as it is)",
+        )
+        title = None
+    package = f.identifier("package")
+    if package is not None and (keyword.iskeyword(package) or package in ("generator",)):
+        found.error(
+            f.mark("package"),
+            f"'{package}' cannot be the generated package's name",
+            "choose a name that is not a Python keyword nor errorbook's own package",
+        )
+        package = None
     values = (
         f.identifier("name"),
-        f.text("title"),
+        title,
         version,
-        f.identifier("package"),
+        package,
         source,
         docs_url,
         f.text("description"),
@@ -262,17 +280,24 @@ def _semver(f: Fields, name: str, found: Diagnostics) -> str | None:
     return value
 
 
-def _locale(value: str | None, mark: Mark, found: Diagnostics) -> str | None:
-    if value is None:
-        return None
+def locale_problem(value: str) -> tuple[str, str, str]:
+    """(tag, problem, hint) for a locale tag as the registry accepts it; no problem: ''."""
     tag = value.replace("-", "_")
     if not LOCALE.match(tag):
-        found.error(mark, f"'{value}' is not a locale tag", "write it like de, pt_BR or zh_Hant")
-        return None
+        return tag, f"'{value}' is not a locale tag", "write it like de, pt_BR or zh_Hant"
     try:
         Locale.parse(tag)
     except (UnknownLocaleError, ValueError):
-        found.error(mark, f"'{value}' is not a locale that CLDR knows", "check the language code")
+        return tag, f"'{value}' is not a locale that CLDR knows", "check the language code"
+    return tag, "", ""
+
+
+def _locale(value: str | None, mark: Mark, found: Diagnostics) -> str | None:
+    if value is None:
+        return None
+    tag, problem, hint = locale_problem(value)
+    if problem:
+        found.error(mark, problem, hint)
         return None
     return tag
 
@@ -399,7 +424,7 @@ def _code(
             f"'{layer.id}' uses '{layer.shape.value}'",
             "add 'shape_reason:' to say why this code differs, or remove 'shape:'",
         )
-    if shape_reason and (shape is None or layer is None or shape is layer.shape):
+    if shape_reason and layer is not None and shape is layer.shape:
         found.error(
             f.mark("shape_reason"),
             f"{where} has a 'shape_reason' but its shape is its layer's",

@@ -9,6 +9,16 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Final
 
+
+class _Value(str, Enum):
+    """A str enum that prints as its value on every Python version (3.11 changed str())."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self.value), spec)
+
 REGISTRY_NAME: Final = 'surface'
 REGISTRY_VERSION: Final = '1.0.0'
 SOURCE_LOCALE: Final = 'en'
@@ -17,7 +27,7 @@ DOCS_URL: Final = 'https://docs.surface.example/errors/'
 ERROR_DOMAIN: Final = 'surface.example'
 
 
-class Layer(str, Enum):
+class Layer(_Value):
     """Where a failure happened; who must act follows from it."""
 
     CONFIGURATION = 'configuration'
@@ -26,7 +36,7 @@ class Layer(str, Enum):
     MODEL_NETWORK = 'model_network'
 
 
-class Shape(str, Enum):
+class Shape(_Value):
     """How a failure travels: ``PROTOCOL`` is ``{ok: false, error}``, ``ACTION`` is
     ``{ok: true, result: {error}}``."""
 
@@ -34,7 +44,7 @@ class Shape(str, Enum):
     ACTION = "action"
 
 
-class Actor(str, Enum):
+class Actor(_Value):
     """Who has to act to clear a failure."""
 
     DEPLOYMENT = "deployment"
@@ -43,7 +53,7 @@ class Actor(str, Enum):
     PROVIDER = "provider"
 
 
-class Recovery(str, Enum):
+class Recovery(_Value):
     """The kind of recovery a code calls for."""
 
     FIX_CONFIGURATION = 'fix_configuration'
@@ -57,7 +67,7 @@ class Recovery(str, Enum):
     RETRY_LATER = 'retry_later'
 
 
-class Retry(str, Enum):
+class Retry(_Value):
     """Whether the same request may be sent again."""
 
     NEVER = "never"
@@ -65,7 +75,7 @@ class Retry(str, Enum):
     BOUNDED = "bounded"
 
 
-class ErrorCode(str, Enum):
+class ErrorCode(_Value):
     """Every code of the registry. A code's name never changes."""
 
     NOT_CONFIGURED = 'NOT_CONFIGURED'

@@ -21,10 +21,9 @@ import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Literal, TypedDict, Union
 
-from .codes import CODES, CodeInfo, ErrorCode, Shape
+from .codes import CODES, CodeInfo, ErrorCode, Shape, _Value
 
 _FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
 
@@ -66,7 +65,7 @@ class MalformedEnvelope(ValueError):
     """An incoming envelope is not one of the two shapes, nor a success."""
 
 
-class Outcome(str, Enum):
+class Outcome(_Value):
     SUCCESS = "success"
     PROTOCOL_FAILURE = "protocol_failure"
     ACTION_FAILURE = "action_failure"
@@ -81,8 +80,8 @@ class Classified:
     code: ErrorCode | None = None
     raw_code: str | None = None
     message: str | None = None
-    result: object = None
-    error: Mapping[str, object] = field(default_factory=dict)
+    result: object = field(default=None, hash=False)
+    error: Mapping[str, object] = field(default_factory=dict, hash=False)
 
     @property
     def ok(self) -> bool:
@@ -195,6 +194,7 @@ def _body(info: CodeInfo, message: str | None, request_id: str | None, locale: s
     _emittable(info)
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}  # the message shows the same id
+    check_params(info, params)  # also with a message of the caller's: params travel too
     if message is None:
         if locale is None:
             message = format_message(info.code, **params)
@@ -273,8 +273,8 @@ def classify(envelope: object) -> Classified:
         if "result" not in envelope:
             raise MalformedEnvelope("an envelope with ok: true needs a 'result'")
         result = envelope["result"]
-        if not isinstance(result, Mapping) or result.get("error") is None:
-            return Classified(Outcome.SUCCESS, result=result)
+        if not isinstance(result, Mapping) or not result.get("error"):
+            return Classified(Outcome.SUCCESS, result=result)  # no error, or a false one
         error, raw = _error(result["error"], "'result.error' of an envelope with ok: true")
         outcome = Outcome.ACTION_FAILURE
     message = error.get("message")

@@ -134,10 +134,16 @@ class Translator:
         return text
 
 
+_CACHE_LIMIT = 512
+
+
 def translator(locale: str | None = None) -> Translator:
-    """A shared Translator per requested locale."""
+    """A shared Translator per requested locale. The cache is bounded: tags often come from
+    request headers, and a client must not be able to grow it without end."""
     found = _translators.get(locale)
     if found is None:
+        if len(_translators) >= _CACHE_LIMIT:
+            _translators.clear()
         found = _translators[locale] = Translator(locale)
     return found
 

@@ -47,7 +47,7 @@ def project(tmp_path: Path) -> Path:
     """A copy of this repository's registry, configuration, catalogs and generated package."""
     target = tmp_path / "project"
     target.mkdir()
-    for name in ("codes.yaml", "pyproject.toml"):
+    for name in ("codes.yaml", "pyproject.toml", ".errorbook-files"):
         shutil.copy2(ROOT / name, target / name)
     for folder in ("surface_errors", "locales", "site", "ts/src"):
         shutil.copytree(
@@ -68,7 +68,15 @@ def generated_count() -> int:
     pages = [p for p in (site / "docs").rglob("*") if p.is_file()]
     configs = [p for p in site.glob("mkdocs.*.yml") if p.name != "mkdocs.base.yml"]
     typescript = [p for p in (ROOT / "ts" / "src").rglob("*") if p.is_file()]
-    return len(python) + len(catalogs) + len(pages) + len(configs) + len(typescript) + 1
+    manifest_and_redirect = 2
+    return (
+        len(python)
+        + len(catalogs)
+        + len(pages)
+        + len(configs)
+        + len(typescript)
+        + manifest_and_redirect
+    )
 
 
 def write_registry(path: Path, text: str) -> Path:

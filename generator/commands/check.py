@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import build, checks, compat, output, revisions
 from ..config import Config
+from ..diagnostics import InvalidInput
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -34,11 +35,6 @@ def run(args: argparse.Namespace, config: Config) -> int:
     problems, _ = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
     if problems.items:
         sys.stderr.write(problems.render())
-    results = output.compare(config.root, build.outputs(config, registry, existing))
-    drift = [r for r in results if r.status != "unchanged"]
-    for result in drift:
-        print(f"{result.status:8} {result.path}")
-    status = 0
     if problems.has_errors:
         count = len(problems.items)
         print(
@@ -46,11 +42,19 @@ def run(args: argparse.Namespace, config: Config) -> int:
             "them in the PO files named above, then run `errorbook check` again",
             file=sys.stderr,
         )
-        status = 1
+    try:
+        results = output.compare(config.root, build.outputs(config, registry, existing))
+    except InvalidInput:
+        return 1  # a catalog that cannot be read: reported above, nothing to compare
+    drift = [r for r in results if r.status != "unchanged"]
+    for result in drift:
+        print(f"{result.status:8} {result.path}")
+    status = 1 if problems.has_errors else 0
     if drift:
         print(
             f"errorbook: {len(drift)} generated file{'s are' if len(drift) != 1 else ' is'} "
-            f"out of date with {registry.path}; run `errorbook generate` to update"
+            "out of date with the registry, the catalogs or the templates; run "
+            "`errorbook generate` to update"
         )
         return 1
     if args.against:

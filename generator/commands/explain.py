@@ -172,7 +172,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     names = [c.name for c in registry.codes]
     if wanted not in names:
         near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.75)
-        hint = f"; nearest: {', '.join(near)}" if near else "; `errorbook validate` lists them"
+        hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {', '.join(names)}"
         print(f"errorbook: unknown code '{args.code}' in {registry.path}{hint}", file=sys.stderr)
         return 2
     code = registry.code(wanted)

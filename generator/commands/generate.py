@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from .. import build, output
+from .. import build, checks, output
 from ..config import Config
 
 
@@ -28,7 +29,17 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, config: Config) -> int:
     registry = build.registry_for(config)
-    results = output.write(config.root, build.outputs(config, registry))
+    existing = build.existing_catalogs(config, registry)
+    results = output.write(config.root, build.outputs(config, registry, existing))
+    problems, _ = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
+    if problems.items:  # generation goes on; `check` fails on these
+        for item in problems.sorted():
+            print(item.render().replace(": error: ", ": warning: ", 1), file=sys.stderr)
+        print(
+            "errorbook: the catalogs have problems (above); translations with problems are "
+            "not compiled. Fix them, then run `errorbook check`",
+            file=sys.stderr,
+        )
     changed = [r for r in results if r.status != "unchanged"]
     for result in changed:
         print(f"{result.status:8} {result.path}")

@@ -6,12 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from babel import Locale, UnknownLocaleError
-
 from .. import build, catalog, output, plurals, pofile
 from ..config import Config
 from ..emit.catalogs import po_path
 from ..entries import DOMAINS
+from ..validate import locale_problem
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -27,15 +26,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    tag = args.locale.replace("-", "_")
-    try:
-        Locale.parse(tag)
-    except (UnknownLocaleError, ValueError):
-        print(
-            f"errorbook: '{args.locale}' is not a locale that CLDR knows; write it like de, "
-            "pt_BR or zh_Hant",
-            file=sys.stderr,
-        )
+    tag, problem, hint = locale_problem(args.locale)
+    if problem:
+        print(f"errorbook: {problem} ({hint})", file=sys.stderr)
         return 2
     if plurals.lookup(tag) is None:
         print(

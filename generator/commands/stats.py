@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from .. import build, checks
 from ..config import Config
+from ..emit.catalogs import catalog_paths
 from ..entries import DOMAINS, entries
 
 
@@ -31,7 +33,15 @@ def collect(config: Config) -> list[dict[str, object]]:
     """One row per locale and domain; a missing catalog counts as all untranslated."""
     registry = build.registry_for(config)
     existing = build.existing_catalogs(config, registry)
-    _, found = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
+    locales_dir = config.display(config.locales_dir)
+    _, found = checks.check_catalogs(registry, existing, locales_dir)
+    for locale, domain, path in catalog_paths(registry, locales_dir):
+        if path in existing and (locale, domain) not in found:
+            print(
+                f"errorbook: warning: {path} cannot be read; counted as untranslated "
+                "(`errorbook check` says why)",
+                file=sys.stderr,
+            )
     totals = {domain: len(entries(registry, domain)) for domain in DOMAINS}
     rows: list[dict[str, object]] = []
     for locale in registry.meta.locales:

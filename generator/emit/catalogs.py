@@ -62,6 +62,7 @@ def merge_all(registry: Registry, existing: Mapping[str, bytes], locales_dir: st
 def emit(registry: Registry, merged: Merged, locales_dir: str, package_dir: str) -> Files:
     """POT, PO and MO files for every domain and target locale."""
     files: dict[str, bytes] = {}
+    counts = {code.name: code.message.count for code in registry.codes}
     for domain in DOMAINS:
         files[str(PurePosixPath(locales_dir) / f"{domain}.pot")] = pofile.write(
             catalog.template(registry, domain)
@@ -70,5 +71,5 @@ def emit(registry: Registry, merged: Merged, locales_dir: str, package_dir: str)
         files[po_path(locales_dir, locale, domain)] = pofile.write(result)
         if domain == "messages":
             mo = PurePosixPath(package_dir) / "locales" / locale / "LC_MESSAGES" / "messages.mo"
-            files[str(mo)] = catalog.compile_mo(result)
+            files[str(mo)] = catalog.compile_mo(result, counts)
     return files

@@ -20,6 +20,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 
 from .. import markdown, placeholders, pofile, schema
+from ..catalog import usable
 from ..checks import Counts
 from ..entries import entries
 from ..registry import RECOVERY_KINDS, Code, Registry, Shape
@@ -95,13 +96,18 @@ def first_sentence(value: Text) -> Text:
     return Text(parts[0], value.translated)
 
 
-def _translations(catalog: Catalog | None) -> dict[str, str]:
-    """Usable translations of a catalog, by msgctxt (docs) or by msgid (site chrome)."""
+def _translations(
+    catalog: Catalog | None, counts: Mapping[str, str | None] | None = None
+) -> dict[str, str]:
+    """Usable translations of a catalog, by msgctxt (docs) or by msgid (site chrome). With
+    ``counts`` (UI messages), only those that pass the placeholder rule."""
     found: dict[str, str] = {}
     if catalog is None:
         return found
     for message in catalog:
         if not message.id or message.fuzzy or not message.string:
+            continue
+        if counts is not None and not usable(message, counts.get(message.context or "")):
             continue
         if isinstance(message.string, (list, tuple)):
             if all(message.string):
@@ -131,22 +137,12 @@ def _example_params(code: Code) -> dict[str, object]:
     return {p.name: p.example for p in code.placeholders}
 
 
-def _fill(template: str, params: Mapping[str, object]) -> str:
-    names = placeholders.parse(template).names
-    text = template.replace("{{", "\x01").replace("}}", "\x02")
-    for name in names:
-        text = text.replace("{" + name + "}", str(params.get(name, "")))
-    return text.replace("\x01", "{").replace("\x02", "}")
-
-
 def example_message(code: Code, forms: tuple[str, ...] | None) -> str:
+    """The message of the example envelope, filled as the runtime fills it."""
     params = _example_params(code)
-    if forms and code.message.count is not None:
-        return _fill(forms[-1], params)
-    if forms:
-        return _fill(forms[0], params)
-    source = code.message.plural if code.message.plural else code.message.text
-    return _fill(source, params)
+    source = code.message.plural or code.message.text
+    template = (forms[-1] if code.message.count is not None else forms[0]) if forms else source
+    return placeholders.fill(template, params) or placeholders.fill(source, params) or source
 
 
 def envelope(code: Code, message: str) -> dict[str, object]:
@@ -200,7 +196,10 @@ def emit(
     for lang in languages:
         chrome = chrome_catalog(env, lang) if lang != source else {}
 
-        ui = {k: tuple(v.split("\x00")) for k, v in _translations(messages.get(lang)).items()}
+        counts = {code.name: code.message.count for code in registry.codes}
+        ui = {
+            k: tuple(v.split("\x00")) for k, v in _translations(messages.get(lang), counts).items()
+        }
         page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)
         page.plain = _plain(chrome)
@@ -293,6 +292,7 @@ def _plain(catalog: Mapping[str, str]) -> Callable[..., str]:
     return tp
 
 
+_FIELDS = re.compile(r"%\((\w+)\)s")
 _PARAM = re.compile(r"%\((\w+)\)s")
 
 
@@ -385,10 +385,8 @@ def _context(
         "md": page.md,
         "cell": page.md,
         "first": first_sentence,
-        "block": markdown.block,
         "ui_message": ui_message,
         "example": example,
-        "json_block": markdown.json_block,
         "recovery_kinds": RECOVERY_KINDS,
         "schemas": schema.ALL,
         "progress": rows,
@@ -408,5 +406,5 @@ def _context(
         "anchor": lambda name: "{#" + str(name).replace(" ", "-") + "}",
         "lang": page.lang,
         "source": page.source,
-        "json": json.dumps,
+        "json": lambda value: json.dumps(value, ensure_ascii=False),  # YAML reads it back
     }

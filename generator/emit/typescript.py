@@ -43,9 +43,9 @@ def locale_messages(
     if catalog is None:
         return found
     names = categories(locale)
-    wanted = {code.name for code in registry.codes}
+    counts = {code.name: code.message.count for code in registry.codes}
     for message in catalog:
-        if message.context not in wanted or not usable(message):
+        if message.context not in counts or not usable(message, counts[message.context]):
             continue
         if isinstance(message.string, (list, tuple)):
             found[message.context] = dict(zip(names, message.string, strict=False))

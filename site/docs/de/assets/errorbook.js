@@ -5,19 +5,22 @@
   "use strict";
 
   // Switching language keeps the page and the anchor: /en/codes/x/#y -> /de/codes/x/#y.
-  // Every language is built with the same pages, so the same path always exists.
+  // Every language is built with the same pages, so the same path always exists. The
+  // language's folder comes from the link itself (pt_BR, zh_Hant: not just the language).
   window.addEventListener("click", function (event) {
     var link = event.target instanceof Element ? event.target.closest("a[hreflang]") : null;
     if (!link || !link.closest(".md-select")) return;
-    var from = document.documentElement.lang;
-    var to = link.getAttribute("hreflang");
-    var marker = "/" + from + "/";
+    var href = link.getAttribute("href") || "";
+    var parts = href.replace(/\/+$/, "").split("/");
+    var folder = parts.pop();
+    var base = parts.join("/") + "/";
     var path = window.location.pathname;
-    var at = path.lastIndexOf(marker);
-    if (!to || at < 0) return;
+    if (!folder || path.indexOf(base) !== 0) return;
+    var rest = path.slice(base.length);
+    var slash = rest.indexOf("/");
     event.preventDefault();
     event.stopImmediatePropagation();
-    window.location.href = path.slice(0, at) + "/" + to + "/" + path.slice(at + marker.length) +
+    window.location.href = base + folder + "/" + (slash < 0 ? "" : rest.slice(slash + 1)) +
       window.location.hash;
   }, true);
 
