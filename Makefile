@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING = 1
 
-.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck clean
+.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck bench fuzz clean
 
 all: site
 
@@ -66,6 +66,15 @@ test: $(STAMP)
 	$(BIN)/errorbook check
 	$(MAKE) --no-print-directory lint typecheck site-build ts-test
 	$(BIN)/python -m pytest
+
+# Side by side with pybabel and GNU gettext on synthetic registries; writes the table the
+# site's Performance page shows (site/pages/performance.md). Not part of `make test`.
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+# The fuzzers of `make test`, for longer (seconds per target; default 300).
+fuzz: $(STAMP)
+	ERRORBOOK_FUZZ_SECONDS=$${ERRORBOOK_FUZZ_SECONDS:-300} $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 clean:
 	rm -rf $(VENV) build dist site/build ts/node_modules ts/dist .pytest_cache .mypy_cache .ruff_cache

@@ -75,17 +75,18 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
                 docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
                 messages=messages,
                 progress={key: counts(c) for key, c in merged.items()},
-                guide=read_guide(config),
+                pages=read_pages(config),
             )
         )
     files[output.MANIFEST] = output.manifest(list(files), registry.path)
     return files
 
 
-def read_guide(config: Config) -> str:
-    """The hand-written page on using errorbook, from <site>/pages/guide.md, if there is one."""
+def read_pages(config: Config) -> dict[str, str]:
+    """Hand-written pages: every <site>/pages/*.md, by file name (an input, like a PO file)."""
     assert config.site_dir is not None
-    try:
-        return (config.site_dir / "pages" / "guide.md").read_text("utf-8")
-    except FileNotFoundError:
-        return "# Using errorbook\n\nSee the README of the project that publishes this site.\n"
+    folder = config.site_dir / "pages"
+    found = {p.stem: p.read_text("utf-8") for p in sorted(folder.glob("*.md"))}
+    return found or {
+        "guide": "# Using errorbook\n\nSee the README of the project that publishes this site.\n"
+    }

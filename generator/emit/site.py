@@ -39,7 +39,6 @@ PAGES = (
     "schema",
     "translators",
     "progress",
-    "guide",
 )
 ASSETS = ("errorbook.js", "errorbook.css")
 
@@ -184,7 +183,7 @@ def emit(
     docs: Mapping[str, Catalog],
     messages: Mapping[str, Catalog],
     progress: Mapping[tuple[str, str], Counts],
-    guide: str,
+    pages: Mapping[str, str],
 ) -> Files:
     """Every page, asset and MkDocs configuration of the site, for every published language."""
     files: dict[str, bytes] = {}
@@ -203,14 +202,16 @@ def emit(
         page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)
         page.plain = _plain(chrome)
-        context = _context(registry, page, languages, progress, totals, t, guide)
+        context = _context(registry, page, languages, progress, totals, t, pages)
         context["tp"] = _plain(chrome)
         root = PurePosixPath(site_dir) / "docs" / lang
         for name in PAGES:
             page.fallback.clear()
-            if name == "guide" and lang != source:
-                page.fallback.append(name)  # hand-written, in the source language only
             body = render(env, f"site/{name.replace('/index', '')}.md.j2", **context).decode()
+            files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
+        for name, text in pages.items():  # hand-written, in the source language only
+            page.fallback[:] = [name] if lang != source else []
+            body = render(env, "site/page.md.j2", text=text, **context).decode()
             files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
         for code in registry.codes:
             page.fallback.clear()
@@ -242,6 +243,13 @@ def emit(
         env, "site/redirect.html.j2", header=header, target=f"{source}/"
     )
     return files
+
+
+def _title(markdown_text: str) -> str:
+    """A hand-written page's title: its first level-one heading."""
+    return next(
+        (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "Page"
+    )
 
 
 def _search_language(lang: str) -> str:
@@ -346,7 +354,7 @@ def _context(
     progress: Mapping[tuple[str, str], Counts],
     totals: Mapping[str, int],
     t: Callable[..., str],
-    guide: str,
+    pages: Mapping[str, str],
 ) -> dict[str, object]:
     def ui_message(code: Code) -> Text:
         forms = page.ui.get(code.name)
@@ -398,7 +406,7 @@ def _context(
                 {"ok": True, "result": {"error": {"code": "PERMISSION_DENIED", "message": "..."}}}
             ),
         },
-        "guide": guide,
+        "pages": {name: _title(text) for name, text in pages.items()},
         "t": t,
         "Raw": Raw,
         "link": lambda text, target: Raw(f"[{page.md(text)}]({target})"),
