@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -110,9 +110,55 @@ def _foreign(name: str, current: bytes, previous: set[str]) -> bool:
     return _MARK not in current[:4096]
 
 
+LOCK = ".errorbook.lock"
+
+
+@contextlib.contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the project's lock: a second ``generate`` in the same tree stops with a clear
+    message instead of interleaving its writes. The lock dies with its process (flock), so a
+    killed run leaves nothing to clean up."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock, each file is still replaced atomically
+        yield
+        return
+    try:
+        handle = open(root / LOCK, "a+b")  # noqa: SIM115  (held for the whole block)
+    except OSError as exc:
+        raise OutputError(f"{LOCK}: cannot open: {exc.strerror}") from None
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise OutputError(
+                f"another errorbook is already running in {root} (it holds "
+                f"{LOCK}); wait for it to finish, then run again"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _sweep(folders: set[Path]) -> None:
+    """Remove temporary files a killed run left behind (they were never renamed into place)."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            for leftover in folder.glob(".*.tmp"):
+                if leftover.is_file():
+                    leftover.unlink()
+
+
 def write(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
     """Write every changed output, remove orphans; report what changed."""
+    with locked(root):
+        return _write(root, files)
+
+
+def _write(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
     previous = _previous(root)
+    _sweep({(root / name).parent for name in files})
     statuses = compare(root, files)
     for status in statuses:
         if status.status == "stale":
@@ -123,6 +169,9 @@ def write(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
                     "written. Move it away, or point python-out, site or typescript-out "
                     "elsewhere"
                 )
+    # The manifest goes last: until every file is in place, the previous manifest still
+    # names what a rerun has to finish or clean up.
+    statuses.sort(key=lambda st: st.path == MANIFEST)
     result = []
     for status in statuses:
         if status.status == "unchanged":
@@ -138,13 +187,23 @@ def write(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
             _replace(path, files[status.path])
         except OSError as exc:
             reason = exc.strerror or str(exc)
+            done = sum(1 for r in result if r.status != "unchanged")
             raise OutputError(
-                f"{status.path}: cannot write: {reason} (the previous file, if any, is unchanged)"
+                f"{status.path}: cannot write: {reason}. This file is unchanged; {done} "
+                f"changed file{'s were' if done != 1 else ' was'} written before it, each "
+                "complete. Free the space or fix the permissions, then run `errorbook generate` "
+                "again"
             ) from None
         result.append(
             FileStatus(status.path, "created" if status.status == "missing" else "updated")
         )
     return result
+
+
+def write_cache(root: Path, name: str, data: bytes) -> None:
+    """A cache file (not an output: not in the manifest, git-ignored), replaced atomically."""
+    with contextlib.suppress(OSError):  # a lost cache only costs the next run its shortcut
+        _replace(root / name, data)
 
 
 def _prune(folder: Path, root: Path) -> None:

@@ -231,6 +231,7 @@ def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> in
 
 #: Control characters that would reach terminals, PO files and pages as raw bytes. Tab and
 #: newline are text; NEL and the Unicode line separators split lines differently per tool.
+MAX_TEXT = 20_000  # characters of one text value (prose); messages have their own limit
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -239,6 +240,14 @@ def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str |
     value = node.value.rstrip("\n") if node.block else node.value
     if not value.strip():
         found.error(node.mark, f"'{name}' in {where} is empty", "write the text, or remove the key")
+        return None
+    if len(value) > MAX_TEXT:
+        found.error(
+            node.mark,
+            f"'{name}' in {where} is {len(value):,} characters long, more "
+            f"than the {MAX_TEXT:,} allowed",
+            "shorten it; link to a longer text instead",
+        )
         return None
     control = _CONTROL.search(value)
     if control is not None:

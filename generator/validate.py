@@ -44,6 +44,9 @@ MARKUP = re.compile(r"[<>&\"']")
 #: JSON-RPC 2.0 reserves -32768..-32000; only these and the server range may be used there.
 JSONRPC_PREDEFINED = {-32700, -32600, -32601, -32602, -32603}
 MAX_CODE_LENGTH = 64
+MAX_CODES = 50_000
+MAX_LOCALES = 100
+MAX_MESSAGE = 2_000  # characters of one UI message form
 #: Keyword arguments of the generated API that a placeholder could not be passed as.
 RESERVED_PLACEHOLDERS = ("message", "locale")
 
@@ -74,6 +77,14 @@ def validate(root: Node, path: str) -> Registry:
     limit_nodes = _section(top, "limits", "limit", found)
     adapter_nodes = _section(top, "adapters", "adapter", found)
     code_nodes = _section(top, "codes", "code", found)
+    if len(code_nodes) > MAX_CODES:
+        found.error(
+            top.mark("codes"),
+            f"the registry has {len(code_nodes):,} codes, more than "
+            f"the {MAX_CODES:,} errorbook handles",
+            "split the registry by system",
+        )
+        raise InvalidInput(found)
     layers = [_layer(k, v, found) for k, v in layer_nodes]
     limits = [_limit(k, v, found) for k, v in limit_nodes]
     adapters = [_adapter(k, v, found) for k, v in adapter_nodes]
@@ -201,6 +212,12 @@ def _meta(top: Fields, found: Diagnostics) -> Meta | None:
             found.error(mark, f"locale '{tag}' is listed twice", "remove the second entry")
         else:
             locales.append(tag)
+    if len(locales) > MAX_LOCALES:
+        found.error(
+            f.mark("locales"),
+            f"{len(locales)} target locales are more than the {MAX_LOCALES} allowed",
+            "publish fewer languages from one registry",
+        )
     docs_url = f.text("docs_url")
     if docs_url is not None and not URL.match(docs_url):
         found.error(
@@ -717,6 +734,14 @@ def _message(
     broken = False
     for index, (text, mark) in enumerate(forms):
         if text is None:
+            continue
+        if len(text) > MAX_MESSAGE:
+            found.error(
+                mark,
+                f"the message of {where} is {len(text):,} characters long, more "
+                f"than the {MAX_MESSAGE:,} a UI message may have",
+                "shorten it; put detail into 'meaning' or the recovery steps",
+            )
             continue
         parsed = placeholders.parse(text)
         for problem in parsed.problems:

@@ -175,7 +175,9 @@ def test_catalogs_are_identical_in_any_time_zone(tmp_path: Path) -> None:
             {
                 p.relative_to(root): p.read_bytes()
                 for p in root.rglob("*")
-                if p.is_file() and "__pycache__" not in p.parts
+                if p.is_file()
+                and "__pycache__" not in p.parts
+                and ".errorbook-cache" not in p.parts
             }
         )
     assert outputs[0] == outputs[1]

@@ -28,7 +28,9 @@ def test_generate_on_a_fresh_tree_changes_nothing_and_touches_nothing(
     assert result.out == f"0 files changed, {TOTAL} unchanged\n"
     assert mtimes(project / "surface_errors") == before
     again = run("generate", cwd=project)
-    assert again.out == f"0 files changed, {TOTAL} unchanged\n"
+    assert again.out == "0 files changed (no input changed since the last run)\n"
+    forced = run("generate", "--force", cwd=project)
+    assert forced.out == f"0 files changed, {TOTAL} unchanged\n"
     assert mtimes(project / "surface_errors") == before
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, checks, output
+from .. import build, checks, output, stamp
 from ..config import Config
 
 
@@ -24,13 +24,26 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="folder for the generated Python package (default: [tool.errorbook] "
         "python-out, or the project folder)",
     )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="regenerate even if no input changed since the last run",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    if not args.force and stamp.unchanged(config):
+        print("0 files changed (no input changed since the last run)")
+        return 0
     registry = build.registry_for(config)
     existing = build.existing_catalogs(config, registry)
     results = output.write(config.root, build.outputs(config, registry, existing))
+    output.write_cache(
+        config.root,
+        stamp.STAMP,
+        stamp.record(config, [r.path for r in results if r.status != "removed"]),
+    )
     problems, _ = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
     if problems.items:  # generation goes on; `check` fails on these
         for item in problems.sorted():
