@@ -11,11 +11,11 @@ Catalogs are loaded on first use, one locale at a time.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 
-from .codes import CODES, LOCALES, SOURCE_LOCALE, ErrorCode
-from .envelope import _code, check_params, fill, source_template
+from .codes import CODES, LOCALES, SOURCE_LOCALE, CodeInfo, ErrorCode
+from .envelope import _code, check_params, fill
 
 DOMAIN = "messages"
 #: Per language: its default script, and regions whose script differs (from CLDR).
@@ -29,6 +29,8 @@ SCRIPTS: Mapping[str, tuple[str, Mapping[str, str]]] = {
 }
 
 _TRANSLATED = tuple(tag for tag in LOCALES if tag != SOURCE_LOCALE)
+_CACHE_LIMIT = 512
+_COUNTS = 1024
 _catalogs: dict[str, gettext.NullTranslations] = {}
 _translators: dict[str | None, Translator] = {}
 
@@ -96,45 +98,110 @@ def _load(locale: str) -> gettext.NullTranslations:
 
 
 class Translator:
-    """Messages in one negotiated locale; build it once and reuse it."""
+    """Messages in one negotiated locale; build it once and reuse it.
+
+    Each code's translation is checked once, on first use, and kept: a template that passed
+    (plain ``{name}`` fields of the code's own placeholders, ``{{`` and ``}}``) is then
+    filled by ``str.format``, which with such a template can only substitute values.
+    """
 
     def __init__(self, locale: str | None = None) -> None:
         self.requested = locale
         self.chain = fallback_chain(locale)
         self.locale = self.chain[0]
+        self._codes: dict[str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]] = {}
+        self._templates: dict[tuple[str, int], str] = {}
+        # The fast path: a code without a count maps to (its placeholder names, its checked
+        # template); a call with exactly those names is one dict look-up and one format_map.
+        self._ready: dict[str, tuple[frozenset[str], str]] = {}
+        # And for a code with a count: (names, count name, templates by count seen), at most
+        # _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
+        self._plural: dict[str, tuple[frozenset[str], str, dict[object, str]]] = {}
+
+    def _code_facts(self, code: ErrorCode | str) -> tuple[CodeInfo, frozenset[str],
+                                                         gettext.NullTranslations | None]:
+        info = CODES[_code(code)]
+        source: gettext.NullTranslations | None = None
+        for tag in self.chain[:-1]:  # the first catalog that translates this code
+            catalog = _load(tag)
+            if info.message_plural is not None:
+                text = catalog.npgettext(info.code.value, info.message, info.message_plural, 1)
+                found = text not in (info.message, info.message_plural)
+            else:
+                found = catalog.pgettext(info.code.value, info.message) != info.message
+            if found:
+                source = catalog
+                break
+        facts = (info, frozenset(info.placeholders), source)
+        self._codes[info.code.value] = facts
+        return facts
+
+    def _template(self, info: CodeInfo, source: gettext.NullTranslations | None,
+                  count: int | None) -> str:
+        if count is None or info.message_plural is None:
+            form = 0
+        elif source is None:
+            form = 0 if count == 1 else 1
+        else:
+            form = self._selector(source)(count)  # from the catalog's Plural-Forms
+        key = (info.code.value, -1 - form if source is None else form)
+        template = self._templates.get(key)
+        if template is None:
+            if source is None:
+                text = info.message if form == 0 or info.message_plural is None \
+                    else info.message_plural
+            elif info.message_plural is not None and count is not None:
+                text = source.npgettext(info.code.value, info.message, info.message_plural,
+                                        count)
+            else:
+                text = source.pgettext(info.code.value, info.message)
+            if fill(text, info.placeholders, dict.fromkeys(info.placeholders, "")) is None:
+                # A translation with a forbidden field: never trust it, use the source.
+                text = info.message if form == 0 or info.message_plural is None \
+                    else info.message_plural
+            template = self._templates[key] = text
+        return template
 
     def template(self, code: ErrorCode | str, count: int | None = None) -> str:
-        """The raw translated template for a code (the source text where none is usable)."""
-        info = CODES[_code(code)]
-        for tag in self.chain[:-1]:
-            catalog = _load(tag)
-            if info.message_plural is not None and count is not None:
-                text = catalog.npgettext(info.code.value, info.message, info.message_plural,
-                                         count)
-                untranslated = text in (info.message, info.message_plural)
-            else:
-                text = catalog.pgettext(info.code.value, info.message)
-                untranslated = text == info.message
-            if not untranslated:
-                return text
-        if count is not None and info.message_plural is not None:
-            return info.message if count == 1 else info.message_plural
-        return info.message
+        """The translated template for a code (the source text where none is usable)."""
+        info, _, source = self._codes.get(str(code)) or self._code_facts(code)
+        return self._template(info, source, count)
 
     def message(self, code: ErrorCode | str, /, **params: object) -> str:
         """The localized message, filled in. Bad parameters raise TypeError naming them."""
-        info = CODES[_code(code)]
-        check_params(info, params)
-        count = params[info.count] if info.count is not None else None
-        assert count is None or isinstance(count, int)
-        text = fill(self.template(info.code, count), info.placeholders, params)
-        if text is None:  # a translation with a forbidden field: never trust it
-            text = fill(source_template(info, params), info.placeholders, params)
-            assert text is not None  # the registry's own text was validated
-        return text
+        ready = self._ready.get(code)  # an ErrorCode hashes and compares as its value
+        if ready is not None and params.keys() == ready[0]:
+            return ready[1].format_map(params)
+        plural = self._plural.get(code)
+        if plural is not None and params.keys() == plural[0]:
+            count = params[plural[1]]
+            template = plural[2].get(count) if count.__class__ is int else None  # not a bool
+            if template is not None:
+                return template.format_map(params)
+        return self._message(code, params)
 
+    def _message(self, code: ErrorCode | str, params: dict[str, object]) -> str:
+        facts = self._codes.get(code)
+        info, names, source = facts if facts is not None else self._code_facts(code)
+        count = params.get(info.count) if info.count is not None else None
+        if params.keys() != names or (info.count is not None and type(count) is not int):
+            check_params(info, params)  # raises, naming the code and the placeholder
+        number = count if isinstance(count, int) else None
+        template = self._template(info, source, number)
+        if info.count is None:
+            self._ready[info.code.value] = (names, template)
+        elif number is not None:
+            entry = self._plural.setdefault(info.code.value, (names, info.count, {}))
+            if len(entry[2]) < _COUNTS and type(number) is int:
+                entry[2][number] = template
+        return template.format_map(params)
 
-_CACHE_LIMIT = 512
+    @staticmethod
+    def _selector(source: gettext.NullTranslations | None) -> Callable[[int], int]:
+        chosen = getattr(source, "plural", None) if source is not None else None
+        if chosen is not None:
+            return chosen  # type: ignore[no-any-return]
+        return lambda n: 0 if n == 1 else 1
 
 
 def translator(locale: str | None = None) -> Translator:
@@ -150,4 +217,10 @@ def translator(locale: str | None = None) -> Translator:
 
 def message(code: ErrorCode | str, locale: str | None = None, /, **params: object) -> str:
     """The message for ``code`` in ``locale`` (the source locale when None)."""
-    return translator(locale).message(code, **params)
+    found = _translators.get(locale)
+    if found is None:
+        found = translator(locale)
+    ready = found._ready.get(code)
+    if ready is not None and params.keys() == ready[0]:
+        return ready[1].format_map(params)
+    return found._message(code, params)

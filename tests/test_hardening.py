@@ -214,3 +214,17 @@ def test_mkdocs_configs_keep_every_character(run: Run, tmp_path: Path) -> None:
     config = (root / "site" / "mkdocs.en.yml").read_text("utf-8")
     assert "Demo 😀 𠮷" in config and "\\ud83d" not in config
     assert json.dumps("x")  # the config is read by YAML, which accepts these literally
+
+
+def test_the_fast_path_checks_what_the_slow_path_checks() -> None:
+    words = se.Translator("pl")
+    first = words.message("LLM_RETRIES_EXHAUSTED", attempts=5)
+    assert words.message("LLM_RETRIES_EXHAUSTED", attempts=5) == first  # now cached
+    with pytest.raises(TypeError, match="must be an int"):
+        words.message("LLM_RETRIES_EXHAUSTED", attempts=True)  # True == 1 as a dict key
+    with pytest.raises(TypeError, match="missing placeholder 'action'"):
+        words.message("PERMISSION_DENIED", actor="x")
+    assert words.message("PERMISSION_DENIED", action="{x}") == words.message(
+        "PERMISSION_DENIED", action="{x}"
+    )
+    assert "{x}" in words.message("PERMISSION_DENIED", action="{x}")  # values are not formats
