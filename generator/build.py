@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from . import output
 from .checks import counts
 from .config import Config
+from .diagnostics import InvalidInput
 from .emit import Files, catalogs, jsondata, python, site, typescript
 from .registry import Registry
 from .render import environment
@@ -47,8 +48,11 @@ def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
     return found
 
 
-def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | None = None) -> Files:
-    """Every generated file. ``existing`` is the PO files already read, if the caller has them."""
+def run(
+    config: Config, registry: Registry, existing: dict[str, bytes] | None = None
+) -> tuple[Files, catalogs.CatalogRun]:
+    """Every generated file, and what the pass over the catalogs found. A PO file that does
+    not parse stops the run (InvalidInput): it is never overwritten."""
     env = environment(config.templates)
     package_dir = (
         PurePosixPath(config.display(config.python_out)) / registry.meta.package
@@ -56,11 +60,15 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
     if existing is None:
         existing = existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)
-    merged = catalogs.merge_all(registry, existing, locales_dir)
+    keep = config.site_dir is not None or config.typescript_out is not None
+    catalog_run = catalogs.process(registry, existing, locales_dir, package_dir, keep)
+    if catalog_run.unreadable.has_errors:
+        raise InvalidInput(catalog_run.unreadable)
+    merged = catalog_run.merged
     files: dict[str, bytes] = {}
     files.update(python.emit(registry, env, package_dir))
     files.update(jsondata.emit(registry, env, package_dir))
-    files.update(catalogs.emit(registry, merged, locales_dir, package_dir))
+    files.update(catalog_run.files)
     messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
     if config.typescript_out is not None:
         files.update(
@@ -79,7 +87,12 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
             )
         )
     files[output.MANIFEST] = output.manifest(list(files), registry.path)
-    return files
+    return files, catalog_run
+
+
+def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | None = None) -> Files:
+    """Every generated file (see :func:`run`)."""
+    return run(config, registry, existing)[0]
 
 
 def read_pages(config: Config) -> dict[str, str]:

@@ -69,9 +69,9 @@ def _edges(text: str) -> tuple[str, str]:
 Locate = Callable[[str], Mark]
 
 
-def locator(text: str, path: str, start: int) -> Locate:
-    """Find the line of ``msgstr`` or ``msgstr[N]`` in the entry that starts at ``start``."""
-    rows = text.split("\n")
+def locator(rows: list[str], path: str, start: int) -> Locate:
+    """Find the line of ``msgstr`` or ``msgstr[N]`` in the entry that starts at ``start``
+    (``rows`` are the file's lines, split once per file)."""
 
     def locate(keyword: str) -> Mark:
         for number in range(max(start - 1, 0), len(rows)):
@@ -138,6 +138,7 @@ def check_catalog(
     registry: Registry,
     text: str = "",
 ) -> Diagnostics:
+    rows = text.split("\n") if text else []
     found = Diagnostics()
     header = Mark(path, 1, 1)
     if catalog.fuzzy:
@@ -190,7 +191,7 @@ def check_catalog(
             count,
             message.context in brace,
             found,
-            locator(text, path, line) if text else None,
+            locator(rows, path, line) if rows else None,
         )
     return found
 

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 
@@ -25,8 +26,13 @@ _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t
 _ESCAPES = set('\\"abfnrtv')
 
 
+_VALID_STRING = re.compile(r'"(?:[^"\\]|\\(?:[\\"abfnrtv]|[0-7]{1,3}|x[0-9A-Fa-f]+))*"\s*\Z')
+
+
 def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
     """Check one quoted PO string starting at ``start``: (column, problem, hint) or None."""
+    if _VALID_STRING.match(line, start):
+        return None  # the common case, in C; the scan below only runs to locate a problem
     if start >= len(line) or line[start] != '"':
         return start + 1, "a quoted string is missing", 'write the text in double quotes: "..."'
     i = start + 1
@@ -147,10 +153,31 @@ def _previous(message: Message) -> None:
     message.user_comments = kept
 
 
+_READ_CACHE: dict[
+    tuple[bytes, str, str | None, str | None],
+    tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics],
+] = {}
+
+
 def read(
     data: bytes, path: str, locale: str | None = None, domain: str | None = None
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
-    """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems."""
+    """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems.
+
+    A run reads each file once: ``generate`` merges a catalog and then checks it, and both
+    ask for the same bytes. Callers must not change the catalog they get back."""
+    key = (hashlib.sha256(data).digest(), path, locale, domain)
+    cached = _READ_CACHE.get(key)
+    if cached is None:
+        if len(_READ_CACHE) > 512:
+            _READ_CACHE.clear()
+        cached = _READ_CACHE[key] = _read(data, path, locale, domain)
+    return cached
+
+
+def _read(
+    data: bytes, path: str, locale: str | None, domain: str | None
+) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     found = Diagnostics()
     catalog = StableCatalog(locale=locale, domain=domain, fuzzy=False)
     if data.startswith(b"\xef\xbb\xbf"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 from .diagnostics import Mark
 
@@ -223,21 +224,50 @@ class Registry:
     adapters: tuple[Adapter, ...]
     path: str = field(default="codes.yaml", compare=False)
 
+    # Look-ups by name, built once per registry (a registry may hold tens of thousands of
+    # codes, and emitters ask for codes, layers and limits by name all the time).
+    @cached_property
+    def _by_name(self) -> dict[str, Code]:
+        return {c.name: c for c in self.codes}
+
+    @cached_property
+    def _layers(self) -> dict[str, Layer]:
+        return {x.id: x for x in self.layers}
+
+    @cached_property
+    def _limits(self) -> dict[str, Limit]:
+        return {x.id: x for x in self.limits}
+
+    @cached_property
+    def _produced(self) -> dict[str, tuple[Code, ...]]:
+        found: dict[str, list[Code]] = {x.id: [] for x in self.limits}
+        for code in self.codes:
+            for limit_id in code.limits:
+                found.setdefault(limit_id, []).append(code)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def _in_layer(self) -> dict[str, tuple[Code, ...]]:
+        found: dict[str, list[Code]] = {x.id: [] for x in self.layers}
+        for code in self.codes:
+            found.setdefault(code.layer, []).append(code)
+        return {k: tuple(v) for k, v in found.items()}
+
     def code(self, name: str) -> Code:
-        return next(c for c in self.codes if c.name == name)
+        return self._by_name[name]
 
     def layer(self, layer_id: str) -> Layer:
-        return next(layer for layer in self.layers if layer.id == layer_id)
+        return self._layers[layer_id]
 
     def limit(self, limit_id: str) -> Limit:
-        return next(limit for limit in self.limits if limit.id == limit_id)
+        return self._limits[limit_id]
 
     def produced_by(self, limit_id: str) -> tuple[Code, ...]:
         """The codes a limit produces: those that name it among their limits."""
-        return tuple(c for c in self.codes if limit_id in c.limits)
+        return self._produced.get(limit_id, ())
 
     def codes_in(self, layer_id: str) -> tuple[Code, ...]:
-        return tuple(c for c in self.codes if c.layer == layer_id)
+        return self._in_layer.get(layer_id, ())
 
     def docs_url(self, code: Code, locale: str | None = None) -> str:
         """The one stable URL of a code's reference page, per published language."""

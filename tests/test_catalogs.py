@@ -227,3 +227,31 @@ def test_merge_is_pure_and_keyed_by_context() -> None:
     registry = load_registry_text(REGISTRY, "codes.yaml")
     first = pofile.write(merge(registry, "messages", "de", None))
     assert pofile.write(merge(registry, "messages", "de", None)) == first
+
+
+def test_parallel_catalogs_are_byte_identical_to_serial(tmp_path: Path) -> None:
+    """Each locale is one task on its own core; the result must not depend on it."""
+    text = REGISTRY.replace("locales: [de, pl]", "locales: [de, pl, fr, ja, ar]")
+    outputs = []
+    for jobs in ("1", "2"):
+        root = make_project(tmp_path / f"jobs{jobs}", text)
+        probe = (
+            "import generator.emit.catalogs as c; c.PARALLEL_MIN_BYTES = 0; "
+            "from generator.cli import main; raise SystemExit(main(['generate']))"
+        )
+        for _ in range(2):  # the second run merges into the PO files the first wrote
+            subprocess.run(
+                [sys.executable, "-c", probe],
+                cwd=root,
+                check=True,
+                capture_output=True,
+                env={**os.environ, "ERRORBOOK_JOBS": jobs, "PYTHONPATH": str(ROOT)},
+            )
+        outputs.append(
+            {
+                p.relative_to(root): p.read_bytes()
+                for p in root.rglob("*")
+                if p.is_file() and ".errorbook-cache" not in p.parts
+            }
+        )
+    assert outputs[0] == outputs[1]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, checks, compat, output, revisions
+from .. import build, compat, output, revisions
 from ..config import Config
 from ..diagnostics import InvalidInput
 
@@ -31,8 +31,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, config: Config) -> int:
     registry = build.registry_for(config)
-    existing = build.existing_catalogs(config, registry)
-    problems, _ = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
+    try:
+        files, catalog_run = build.run(config, registry)
+        problems = catalog_run.problems
+    except InvalidInput as exc:  # a catalog that cannot be read: nothing to compare
+        files, problems = {}, exc.diagnostics
     if problems.items:
         sys.stderr.write(problems.render())
     if problems.has_errors:
@@ -42,10 +45,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
             "them in the PO files named above, then run `errorbook check` again",
             file=sys.stderr,
         )
-    try:
-        results = output.compare(config.root, build.outputs(config, registry, existing))
-    except InvalidInput:
-        return 1  # a catalog that cannot be read: reported above, nothing to compare
+    if not files:
+        return 1
+    results = output.compare(config.root, files)
     drift = [r for r in results if r.status != "unchanged"]
     for result in drift:
         print(f"{result.status:8} {result.path}")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, checks, output, stamp
+from .. import build, output, stamp
 from ..config import Config
 
 
@@ -37,14 +37,14 @@ def run(args: argparse.Namespace, config: Config) -> int:
         print("0 files changed (no input changed since the last run)")
         return 0
     registry = build.registry_for(config)
-    existing = build.existing_catalogs(config, registry)
-    results = output.write(config.root, build.outputs(config, registry, existing))
+    files, catalog_run = build.run(config, registry)
+    results = output.write(config.root, files)
     output.write_cache(
         config.root,
         stamp.STAMP,
         stamp.record(config, [r.path for r in results if r.status != "removed"]),
     )
-    problems, _ = checks.check_catalogs(registry, existing, config.display(config.locales_dir))
+    problems = catalog_run.problems
     if problems.items:  # generation goes on; `check` fails on these
         for item in problems.sorted():
             print(item.render().replace(": error: ", ": warning: ", 1), file=sys.stderr)
