@@ -85,6 +85,14 @@ class Recovery:
     def summary(self) -> str:
         return RECOVERY_KINDS[self.kind]
 
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "summary": self.summary,
+            "steps": list(self.steps),
+            "avoid": list(self.avoid),
+        }
+
 
 @dataclass(frozen=True)
 class Retry:
@@ -154,6 +162,22 @@ class Code:
         if self.recovery.avoid:
             text += " Do not: " + "; ".join(a.rstrip(".") for a in self.recovery.avoid) + "."
         return text
+
+    def lifecycle(self) -> dict[str, object]:
+        """Status, deprecation and retirement as plain data (explain, codes.json)."""
+        return {
+            "status": self.status,
+            "deprecated": {
+                "since": self.deprecated.since,
+                "replaced_by": self.deprecated.replaced_by,
+                "reason": self.deprecated.reason or None,
+            }
+            if self.deprecated
+            else None,
+            "retired": {"since": self.retired.since, "reason": self.retired.reason or None}
+            if self.retired
+            else None,
+        }
 
     @property
     def status(self) -> str:

@@ -64,12 +64,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
         },
         "meaning": code.meaning,
         "rationale": code.rationale or None,
-        "recovery": {
-            "kind": code.recovery.kind,
-            "summary": code.recovery.summary,
-            "steps": list(code.recovery.steps),
-            "avoid": list(code.recovery.avoid),
-        },
+        "recovery": code.recovery.as_dict(),
         "retry": {
             "policy": code.retry.policy.value,
             "limit": code.retry.limit,
@@ -90,17 +85,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
         "http_status": code.http_status,
         "jsonrpc_code": code.jsonrpc,
         "since": code.since,
-        "status": code.status,
-        "deprecated": {
-            "since": code.deprecated.since,
-            "replaced_by": code.deprecated.replaced_by,
-            "reason": code.deprecated.reason or None,
-        }
-        if code.deprecated
-        else None,
-        "retired": {"since": code.retired.since, "reason": code.retired.reason or None}
-        if code.retired
-        else None,
+        **code.lifecycle(),
         "docs_url": registry.docs_url(code),
     }
 

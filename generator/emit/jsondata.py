@@ -34,7 +34,6 @@ def resolved(registry: Registry) -> dict[str, object]:
             "code": code.name,
             "layer": code.layer,
             "shape": code.shape.value,
-            "status": code.status,
             "message": {
                 "text": code.message.text,
                 "plural": code.message.plural,
@@ -46,12 +45,7 @@ def resolved(registry: Registry) -> dict[str, object]:
             ],
             "meaning": code.meaning,
             "agent_hint": code.hint,
-            "recovery": {
-                "kind": code.recovery.kind,
-                "summary": code.recovery.summary,
-                "steps": list(code.recovery.steps),
-                "avoid": list(code.recovery.avoid),
-            },
+            "recovery": code.recovery.as_dict(),
             "retry": {
                 "policy": code.retry.policy.value,
                 "limit": code.retry.limit,
@@ -63,16 +57,7 @@ def resolved(registry: Registry) -> dict[str, object]:
             "http_status": code.http_status,
             "jsonrpc_code": code.jsonrpc,
             "since": code.since,
-            "deprecated": {
-                "since": code.deprecated.since,
-                "replaced_by": code.deprecated.replaced_by,
-                "reason": code.deprecated.reason,
-            }
-            if code.deprecated
-            else None,
-            "retired": {"since": code.retired.since, "reason": code.retired.reason}
-            if code.retired
-            else None,
+            **code.lifecycle(),
             "docs_url": registry.docs_url(code),
         }
         if code.rationale:
@@ -202,11 +187,11 @@ def codes_schema(registry: Registry) -> dict[str, object]:
                     {
                         "since": semver,
                         "replaced_by": _nullable(_text()),
-                        "reason": {"type": "string"},
+                        "reason": _nullable(_text()),
                     }
                 )
             ),
-            "retired": _nullable(_object({"since": semver, "reason": {"type": "string"}})),
+            "retired": _nullable(_object({"since": semver, "reason": _nullable(_text())})),
             "docs_url": {"type": "string", "format": "uri"},
         },
         optional=("rationale", "shape_reason"),
