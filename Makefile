@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING = 1
 
-.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck bench fuzz clean
+.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck bench fuzz reliability clean
 
 all: site
 
@@ -48,8 +48,8 @@ check: $(STAMP)
 	$(BIN)/errorbook check
 
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests
-	$(BIN)/ruff format --check generator tests
+	$(BIN)/ruff check generator tests scripts
+	$(BIN)/ruff format --check generator tests scripts
 	$(BIN)/ruff check --select E,F,W,B,RUF --ignore E501 surface_errors
 
 typecheck: $(STAMP)
@@ -71,6 +71,10 @@ test: $(STAMP)
 # site's Performance page shows (site/pages/performance.md). Not part of `make test`.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Runs the robustness suites once and writes the site's Reliability page from the results.
+reliability: $(STAMP)
+	$(BIN)/python scripts/reliability.py
 
 # The fuzzers of `make test`, for longer (seconds per target; default 300).
 fuzz: $(STAMP)
