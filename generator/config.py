@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .reader import suggest
+from .suggest import suggest
 
 KEYS = {
     "registry": "the registry file (default: codes.yaml)",

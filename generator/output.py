@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .render import HEADER
+from .names import HEADER
 
 Status = Literal["created", "updated", "unchanged", "removed", "stale", "missing", "orphaned"]
 MANIFEST = ".errorbook-files"

@@ -8,27 +8,14 @@ hint to quote) so that the registry rules in :mod:`generator.validate` stay shor
 from __future__ import annotations
 
 import contextlib
-import difflib
 import re
 
 from .diagnostics import Diagnostics, Mark
 from .loader import Mapping, Node, Scalar, Sequence
 from .schema import ObjectSchema
+from .suggest import closest, suggest
 
 IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*\Z")
-
-
-def closest(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    """A "did you mean" hint, or the list of choices when nothing is close."""
-    close = closest(word, choices)
-    if close:
-        return f"did you mean '{close}'?"
-    return "expected one of: " + ", ".join(choices)
 
 
 def entries(node: Node, what: str, found: Diagnostics) -> list[tuple[Scalar, Node]]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import __version__
 from .config import Config
-from .render import SHIPPED_TEMPLATES
+from .names import SHIPPED_TEMPLATES
 
 CACHE_DIR = ".errorbook-cache"
 STAMP = f"{CACHE_DIR}/stamp.json"

@@ -16,7 +16,7 @@ from babel import Locale, UnknownLocaleError
 from . import placeholders, plurals, schema
 from .diagnostics import Diagnostics, InvalidInput, Mark
 from .loader import Mapping, Node, Scalar, Sequence, load_file, load_text
-from .reader import IDENTIFIER, Fields, closest, entries, integer_value, suggest, text_value
+from .reader import IDENTIFIER, Fields, entries, integer_value, text_value
 from .registry import (
     Actor,
     Adapter,
@@ -34,6 +34,7 @@ from .registry import (
     RetryPolicy,
     Shape,
 )
+from .suggest import closest, suggest
 
 CODE_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*\Z")
 SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")

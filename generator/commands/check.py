@@ -6,9 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, compat, output, revisions
 from ..config import Config
-from ..diagnostics import InvalidInput
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -30,6 +28,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import build, compat, output, revisions
+    from ..diagnostics import InvalidInput
+
     registry = build.registry_for(config)
     try:
         files, catalog_run = build.run(config, registry)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import build, compat, revisions
 from ..config import Config
+
+if TYPE_CHECKING:
+    from .. import compat
 
 SYMBOL = {"breaking": "!", "compatible": "+", "cosmetic": "~"}
 
@@ -46,6 +48,8 @@ def report(
     problems: list[str],
     fmt: str,
 ) -> str:
+    from .. import compat
+
     severity = compat.worst(changes)
     needed = compat.required_version(old_version, changes)
     if fmt == "json":
@@ -96,6 +100,8 @@ def report(
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import build, compat, revisions
+
     old = revisions.load_side(args.old, config)
     new = revisions.load_side(args.new, config) if args.new else build.registry_for(config)
     changes = compat.diff(old, new)

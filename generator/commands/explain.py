@@ -7,15 +7,16 @@ import difflib
 import json
 import sys
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import build
 from ..config import Config
-from ..registry import Code, Registry, Shape
+
+if TYPE_CHECKING:
+    from ..registry import Code, Registry
 
 ENVELOPES = {
-    Shape.PROTOCOL: '{"ok": false, "error": {"code": ...}}',
-    Shape.ACTION: '{"ok": true, "result": {"error": {"code": ...}}}',
+    "protocol": '{"ok": false, "error": {"code": ...}}',
+    "action": '{"ok": true, "result": {"error": {"code": ...}}}',
 }
 
 
@@ -49,7 +50,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
             "actor": layer.actor.value,
         },
         "shape": code.shape.value,
-        "envelope": ENVELOPES[code.shape],
+        "envelope": ENVELOPES[code.shape.value],
         "shape_reason": code.shape_reason or None,
         "message": {
             "one": code.message.text,
@@ -101,7 +102,7 @@ def as_text(registry: Registry, code: Code) -> str:
     lines = [f"{code.name}", ""]
     lines.append(f"Layer:    {layer.title} ({layer.id}); {layer.actor.value} must act")
     lines.append(_para(layer.proves, " " * 10))
-    lines.append(f"Shape:    {code.shape.value}  {ENVELOPES[code.shape]}")
+    lines.append(f"Shape:    {code.shape.value}  {ENVELOPES[code.shape.value]}")
     if code.shape_reason:
         lines.append(_para(code.shape_reason, "          "))
     transport = f"HTTP {code.http_status}"
@@ -152,6 +153,8 @@ def as_text(registry: Registry, code: Code) -> str:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import build
+
     registry = build.registry_for(config)
     wanted = args.code.strip().upper().replace("-", "_")
     names = [c.name for c in registry.codes]

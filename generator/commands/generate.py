@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, output, stamp
 from ..config import Config
 
 
@@ -33,9 +32,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import stamp
+
     if not args.force and stamp.unchanged(config):
         print("0 files changed (no input changed since the last run)")
         return 0
+    from .. import build, output  # the full pipeline, only when there is work
+
     registry = build.registry_for(config)
     files, catalog_run = build.run(config, registry)
     results = output.write(config.root, files)

@@ -6,11 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .. import build, catalog, output, plurals, pofile
 from ..config import Config
-from ..emit.catalogs import po_path
-from ..entries import DOMAINS
-from ..validate import locale_problem
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -26,6 +22,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import build, catalog, output, plurals, pofile
+    from ..emit.catalogs import po_path
+    from ..entries import DOMAINS
+    from ..validate import locale_problem
+
     tag, problem, hint = locale_problem(args.locale)
     if problem:
         print(f"errorbook: {problem} ({hint})", file=sys.stderr)

@@ -7,10 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .. import build, checks
 from ..config import Config
-from ..emit.catalogs import catalog_paths
-from ..entries import DOMAINS, entries
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -31,6 +28,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def collect(config: Config) -> list[dict[str, object]]:
     """One row per locale and domain; a missing catalog counts as all untranslated."""
+    from .. import build, checks
+    from ..emit.catalogs import catalog_paths
+    from ..entries import DOMAINS, entries
+
     registry = build.registry_for(config)
     existing = build.existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)

@@ -6,11 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import build, usage
 from ..config import Config
-from ..registry import Code
+
+if TYPE_CHECKING:
+    from ..registry import Code
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -35,6 +36,8 @@ def _replacement(code: Code) -> str | None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import build, usage
+
     registry = build.registry_for(config)
     defined = {code.name: code for code in registry.codes}
     package = config.python_out / registry.meta.package

@@ -6,9 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from .. import build
 from ..config import Config
-from ..diagnostics import InvalidInput
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -29,6 +27,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from .. import build
+    from ..diagnostics import InvalidInput
+
     try:
         registry = build.registry_for(config)
     except InvalidInput as exc:
