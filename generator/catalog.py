@@ -193,6 +193,7 @@ def merge(
         if item.message.context not in used and _translated(item.message):
             by_text.setdefault(_ids(item.message), item.message)
     forms = merged.num_plurals
+    reshaped: list[Message] = []
     for entry in new_entries:
         message = to_message(entry)
         previous = old.get(entry.context)
@@ -204,6 +205,8 @@ def merge(
             if _ids(prior) != source:
                 message.flags.add("fuzzy")
                 message.previous_id = list(_ids(prior))
+                if len(_ids(prior)) != len(source):  # plural <-> singular: forms would be
+                    reshaped.append(prior)  # dropped, so the old entry is kept as obsolete
             elif prior.fuzzy:
                 message.flags.add("fuzzy")
                 message.previous_id = list(prior.previous_id)
@@ -216,6 +219,30 @@ def merge(
                 message.user_comments = list(previous.message.user_comments)
             message.string = tuple([""] * forms) if entry.plural is not None else ""
         merged[message.id] = message
+    # Every translated obsolete entry stays, unless it came back as the active entry: a
+    # translation once written is never dropped (the file keeps its history in #~).
+    if existing is not None:
+        active = {(_ids(m), m.context) for m in merged if m.id}
+        for message in existing.obsolete.values():
+            key = merged._key_for(message.id, message.context)
+            if (
+                _translated(message)
+                and (_ids(message), message.context) not in active
+                and key not in merged.obsolete
+            ):
+                kept = Message(
+                    message.id,
+                    message.string,
+                    user_comments=list(message.user_comments),
+                    context=message.context,
+                )
+                kept.flags = {f for f in message.flags if f == "fuzzy"}
+                merged.obsolete[key] = kept
+    for prior in reshaped:
+        gone = Message(
+            prior.id, prior.string, user_comments=list(prior.user_comments), context=prior.context
+        )
+        merged.obsolete[merged._key_for(gone.id, prior.context)] = gone
     for context, item in old.items():
         if context not in used and _translated(item.message):
             prior = item.message
@@ -232,6 +259,8 @@ def usable(message: Message, count: str | None = None) -> bool:
     source's (the rule ``errorbook check`` enforces, so nothing it refuses is ever shipped)."""
     strings = _strings(message)
     if not message.id or message.fuzzy or not all(strings):
+        return False
+    if placeholders.text_problems(_ids(message)[0], strings):
         return False
     return not placeholders.translation_problems(_ids(message), strings, count)
 

@@ -58,14 +58,6 @@ def counts(catalog: StableCatalog) -> Counts:
     return Counts(translated, fuzzy, untranslated)
 
 
-def _edges(text: str) -> tuple[str, str]:
-    stripped = text.strip()
-    if not stripped:
-        return text, ""
-    start = text.index(stripped)
-    return text[:start], text[start + len(stripped) :]
-
-
 Locate = Callable[[str], Mark]
 
 
@@ -109,19 +101,10 @@ def check_message(
     if not any(forms):
         return
     sources = _sources(message)
-    lead, trail = _edges(sources[0])
-    for index, text in enumerate(forms):
-        if not text:
-            continue
+    for index, problem, hint in placeholders.text_problems(sources[0], forms):
         where = f"msgstr[{index}]" if len(sources) > 1 else "msgstr"
         at = locate(where) if locate is not None else mark
-        if _edges(text) != (lead, trail):
-            found.error(
-                at,
-                f"{label} ({where}) does not start and end with the same white "
-                "space and newlines as its source",
-                "match the source's leading and trailing spaces and newlines",
-            )
+        found.error(at, f"{label} ({where}) {problem}", hint)
     if brace:
         for index, problem, hint in placeholders.translation_problems(sources, forms, count):
             where = f"msgstr[{index}]" if len(sources) > 1 else "msgstr"

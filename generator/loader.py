@@ -9,6 +9,7 @@ name them), and anchors, aliases and custom tags are refused before anything is 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -116,9 +117,21 @@ def decode(data: bytes, path: str) -> str:
         raise InvalidInput(found) from None
 
 
+_SEPARATORS = re.compile("[\x85\u2028\u2029]")
+
+
 def load_text(text: str, path: str) -> Node:
     """Compose one YAML document into a :class:`Node` tree, or raise :class:`InvalidInput`."""
     found = Diagnostics()
+    separator = _SEPARATORS.search(text)
+    if separator is not None:  # YAML reads these as line breaks: text and lines would shift
+        head = text[: separator.start()]
+        found.error(
+            Mark(path, head.count("\n") + 1, separator.start() - head.rfind("\n")),
+            f"the character U+{ord(separator.group()):04X} (a line separator) is not allowed",
+            "remove it; write \\n inside double quotes for a new line",
+        )
+        raise InvalidInput(found)
     try:
         root = _compose(text, path, found)
     except yaml.MarkedYAMLError as exc:
@@ -126,9 +139,13 @@ def load_text(text: str, path: str) -> Node:
         found.error(where, f"invalid YAML: {problem}", hint)
         raise InvalidInput(found) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow in a file
-        head = text[: exc.position]
+        # The C reader counts UTF-8 bytes, the Python one characters.
+        position = exc.position
+        if getattr(yaml, "__with_libyaml__", False) and _Parser is not yaml.SafeLoader:
+            position = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore"))
+        head = text[:position]
         line = head.count("\n") + 1
-        column = exc.position - (head.rfind("\n") + 1) + 1
+        column = position - (head.rfind("\n") + 1) + 1
         found.error(
             Mark(path, line, column),
             f"the character U+{exc.character:04X} is not allowed in a YAML file",
@@ -154,13 +171,23 @@ def load_text(text: str, path: str) -> Node:
 _OPENERS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
 
 
+def _clamp(mark: Mark, text: str) -> Mark:
+    """A mark inside the file: the parser reports the end of input one line past it."""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    if mark.line <= len(lines) or not lines:
+        return mark
+    return Mark(mark.path, len(lines), len(lines[-1]) + 1)
+
+
 def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Mark, str, str]:
     """Where a syntax error is, what it is, and a hint; an unclosed bracket or quote is
     reported where it opens, which is where the author has to look."""
     problem = exc.problem or "the file is not valid YAML"
     if exc.context:
         problem = f"{problem} {exc.context}"
-    where = _mark(path, exc.problem_mark or exc.context_mark)
+    where = _clamp(_mark(path, exc.problem_mark or exc.context_mark), text)
     for name, (opener, closer) in _OPENERS.items():
         if exc.context and name in exc.context and exc.context_mark is not None:
             return _mark(path, exc.context_mark), problem, f"close this '{opener}' with '{closer}'"

@@ -28,7 +28,10 @@ def inline(text: str) -> str:
             out.append(" ")
         else:
             out.append(char)
-    return "".join(out)
+    text_out = "".join(out)
+    if text_out[:1] == " ":  # four leading spaces would start a code block
+        text_out = "&#32;" + text_out[1:]
+    return text_out
 
 
 def block(text: str) -> str:

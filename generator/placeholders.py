@@ -146,3 +146,42 @@ def fill(template: str, params: dict[str, object]) -> str | None:
         position = match.end()
     parts.append(template[position:])
     return "".join(parts)
+
+
+#: Control characters a translation may not hold (tab and newline are text).
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _edges(text: str) -> tuple[str, str]:
+    stripped = text.strip()
+    if not stripped:
+        return text, ""
+    start = text.index(stripped)
+    return text[:start], text[start + len(stripped) :]
+
+
+def text_problems(source: str, forms: tuple[str, ...]) -> list[tuple[int, str, str]]:
+    """Problems of a translation as text, whatever its placeholders: white space at the
+    edges that differs from the source's, and control characters."""
+    found: list[tuple[int, str, str]] = []
+    for index, text in enumerate(forms):
+        if not text:
+            continue
+        if _edges(text) != _edges(source):
+            found.append(
+                (
+                    index,
+                    "does not start and end with the same white space and newlines as its source",
+                    "match the source's leading and trailing spaces and newlines",
+                )
+            )
+        control = CONTROL.search(text)
+        if control is not None:
+            found.append(
+                (
+                    index,
+                    f"contains the control character U+{ord(control.group()):04X}",
+                    "remove it; only tab and newline are allowed",
+                )
+            )
+    return found

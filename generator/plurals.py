@@ -143,6 +143,10 @@ def out_of_range(rule: PluralRule, upto: int = 1000) -> int | None:
     except (ValueError, SyntaxError, RecursionError):
         return -1
     for n in range(upto + 1):
-        if not 0 <= select(n) < rule.count:
+        try:
+            form = select(n)
+        except ArithmeticError:  # plural=(n%0)
+            return -1
+        if not 0 <= form < rule.count:
             return n
     return None

@@ -23,10 +23,10 @@ from .diagnostics import Diagnostics, Mark
 
 _PREVIOUS = re.compile(r'\|\s*(msgctxt|msgid|msgid_plural)?\s*(".*")\s*\Z')
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t\"])")
-_ESCAPES = set('\\"abfnrtv')
+_ESCAPES = set('\\"ntr')  # what Babel's reader decodes; \a, \x41, \101 it would keep as is
 
 
-_VALID_STRING = re.compile(r'"(?:[^"\\]|\\(?:[\\"abfnrtv]|[0-7]{1,3}|x[0-9A-Fa-f]+))*"\s*\Z')
+_VALID_STRING = re.compile(r'"(?:[^"\\]|\\[\\"ntr])*"\s*\Z')
 
 
 def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
@@ -40,10 +40,14 @@ def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
         char = line[i]
         if char == "\\":
             following = line[i + 1 : i + 2]
-            if following in _ESCAPES or following.isdigit() or following == "x":
+            if following in _ESCAPES:
                 i += 2
                 continue
-            return i + 1, f"unknown escape '\\{following}'", "write \\\\ for a backslash"
+            return (
+                i + 1,
+                f"unknown escape '\\{following}'",
+                'write the character itself; errorbook reads \\n \\t \\r \\" and \\\\ only',
+            )
         if char == '"':
             rest = line[i + 1 :].strip()
             if rest:
@@ -57,10 +61,48 @@ def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
     return start + 1, "the string is not closed on this line", 'end it with "'
 
 
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+_CHARSET = re.compile(r"charset\s*=\s*([^\s;\\\"]+)", re.I)
+_ORDER = {"msgctxt": 0, "msgid": 1, "msgid_plural": 2, "msgstr": 3}
+
+
+def _structure(keyword: str, state: dict[str, object]) -> str | None:
+    """What is wrong with ``keyword`` after the keywords of its entry so far, or None."""
+    kind = "msgstr" if keyword.startswith("msgstr") else keyword
+    seen: list[str] = state.setdefault("seen", [])  # type: ignore[assignment]
+    if kind in ("msgctxt", "msgid") and (not seen or seen[-1].startswith("msgstr")):
+        seen.clear()  # a new entry starts
+    if kind == "msgid" and seen and seen[-1] != "msgctxt":
+        return "a second msgid in one entry"
+    if kind == "msgid_plural" and (not seen or seen[-1] != "msgid"):
+        return "msgid_plural must follow msgid"
+    if kind == "msgstr":
+        if not seen or not any(k in ("msgid", "msgid_plural") for k in seen):
+            return "msgstr without msgid"
+        plural = "msgid_plural" in seen
+        forms = [k for k in seen if k.startswith("msgstr")]
+        if not plural and keyword != "msgstr":
+            return f"{keyword} in an entry without msgid_plural (write msgstr)"
+        if plural and keyword == "msgstr":
+            return "msgstr in a plural entry (write msgstr[0], msgstr[1], ...)"
+        if not plural and forms:
+            return "a second msgstr in one entry"
+        index = keyword[7:-1] if keyword.startswith("msgstr[") else ""
+        if plural and (not index.isdigit() or int(index) != len(forms)):
+            return f"{keyword} out of order (msgstr[{len(forms)}] comes next)"
+    elif kind == "msgctxt" and seen:
+        return "msgctxt must start an entry"
+    seen.append(keyword)
+    return None
+
+
 def lint(text: str, path: str) -> Diagnostics:
     """Line-level problems Babel's reader would skip or misread; GNU msgfmt rejects them all."""
     found = Diagnostics()
-    for number, raw in enumerate(text.split("\n"), 1):
+    states: dict[bool, dict[str, object]] = {False: {}, True: {}}  # active, obsolete
+    headers = 0
+    rows = text.split("\n")
+    for number, raw in enumerate(rows, 1):
         line = raw.rstrip()
         body, offset = line, 0
         if line.startswith(("#~", "#|")):
@@ -70,7 +112,10 @@ def lint(text: str, path: str) -> Diagnostics:
             offset = len(line) - len(body)
             if not body:
                 continue
-        elif line.startswith("#") or not line.strip():
+        elif not line.strip():
+            states = {False: {}, True: {}}  # a blank line ends an entry
+            continue
+        elif line.startswith("#"):
             continue
         stripped = body.lstrip()
         offset += len(body) - len(stripped)
@@ -87,6 +132,33 @@ def lint(text: str, path: str) -> Diagnostics:
                     "msgstr[N], a quoted string or #",
                 )
                 continue
+            if not line.startswith("#|"):
+                state = states[line.startswith("#~")]
+                wrong = _structure(match.group(1), state)
+                if wrong is not None:
+                    state.setdefault("seen", []).append(match.group(1))  # type: ignore[attr-defined]
+                    found.error(
+                        Mark(path, number, offset + 1),
+                        wrong,
+                        "each entry is [msgctxt] msgid [msgid_plural] and its msgstr "
+                        "lines, in this order",
+                    )
+                    continue
+            next_line = rows[number] if number < len(rows) else ""
+            if (
+                match.group(1) == "msgid"
+                and stripped[match.end() :].strip() == '""'
+                and not line.startswith("#")
+                and next_line.startswith("msgstr")  # not a msgid "" that continues below
+                and states[False].get("seen") == ["msgid"]  # and no msgctxt
+            ):
+                headers += 1
+                if headers > 1:
+                    found.error(
+                        Mark(path, number, offset + 1),
+                        'a second header entry (msgid "")',
+                        "keep one header, at the top of the file",
+                    )
             after = match.end()
             while after < len(stripped) and stripped[after] in " \t":
                 after += 1
@@ -206,6 +278,21 @@ def _read(
         )
         return catalog, {}, found
     found.extend(lint(text, path))
+    head = text[: text.find("\n\n")] if "\n\n" in text else text[:4096]
+    charset = _CHARSET.search(head)
+    if charset is not None and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+        found.error(
+            Mark(path, 1, 1),
+            f"the header declares charset={charset.group(1)}",
+            "save the file as UTF-8 and declare charset=UTF-8",
+        )
+    nplurals = _NPLURALS.search(head)
+    if nplurals is not None and not 1 <= int(nplurals.group(1)) <= 6:
+        found.error(
+            Mark(path, 1, 1),
+            f"nplurals={nplurals.group(1)} is not a number of plural forms a language has",
+            "use errorbook's Plural-Forms for this language (1 to 6 forms)",
+        )
     if found.has_errors:
         return catalog, {}, found
     parser = _Parser(catalog, path, found)
@@ -238,10 +325,20 @@ def _read(
     return catalog, parser.lines, found
 
 
+#: "No wrapping". Babel wraps comments at 76 columns whenever width is not positive, and
+#: that splits a #| previous msgid in the middle of its string, which no reader accepts.
+NO_WRAP = 10**9
+
+
 def write(catalog: StableCatalog) -> bytes:
     """The PO (or POT) text of a catalog under errorbook's one wrapping policy."""
     buffer = io.BytesIO()
     write_po(
-        buffer, catalog, width=0, no_location=True, include_previous=True, include_lineno=False
+        buffer,
+        catalog,
+        width=NO_WRAP,
+        no_location=True,
+        include_previous=True,
+        include_lineno=False,
     )
     return buffer.getvalue().rstrip(b"\n") + b"\n"

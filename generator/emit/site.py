@@ -108,6 +108,14 @@ def _translations(
             continue
         if counts is not None and not usable(message, counts.get(message.context or "")):
             continue
+        strings = (
+            tuple(message.string)
+            if isinstance(message.string, (list, tuple))
+            else (message.string,)
+        )
+        source = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+        if placeholders.text_problems(str(source), strings):
+            continue  # what check refuses (odd edges, control characters) is never shown
         if isinstance(message.string, (list, tuple)):
             if all(message.string):
                 found[message.context or str(message.id[0])] = "\x00".join(message.string)

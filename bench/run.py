@@ -1,0 +1,1063 @@
+# ruff: noqa: RUF001  (the report writes multiplication and minus signs on purpose)
+"""errorbook's benchmark: errorbook side by side with pybabel and GNU gettext.
+
+For each size (codes x target locales) it builds a synthetic project (bench/synth.py), with
+PO files about 95% translated, and measures:
+
+- ``errorbook generate`` on a fresh copy whose registry has 5% of its messages reworded
+  (a full run: every catalog merges real changes), its peak memory, then ``generate`` again
+  on the generated tree (a no-op) and ``errorbook check``;
+- the same catalogs through ``pybabel update -N`` + ``pybabel compile`` and through
+  ``msgmerge --no-fuzzy-matching`` + ``msgfmt``;
+- MO compilation alone: errorbook's ``generator.catalog.compile_mo`` in-process against
+  ``msgfmt`` per PO file;
+- the generated package at run time: ``message()`` against ``GNUTranslations.pgettext`` +
+  ``str.format`` on the same MO file, and its import time.
+
+It prints a table and writes the same results to site/pages/performance.md.
+
+    .venv/bin/python bench/run.py                 # 1000x10 and 10000x30
+    .venv/bin/python bench/run.py --quick         # 1000x10 only
+    .venv/bin/python bench/run.py --sizes 500x5 --no-page
+
+bench/profile_generate.py profiles one full generation by function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gettext
+import importlib
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import timeit
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import synth
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PAGE = ROOT / "site" / "pages" / "performance.md"
+BIN = Path(sys.executable).parent
+DEFAULT_SIZES = "1000x10,10000x30"
+RUNTIME_LOCALE = "de"
+_START = time.perf_counter()
+
+
+def log(text: str) -> None:
+    elapsed = time.perf_counter() - _START
+    print(f"[{elapsed:7.1f}s] {text}", flush=True)
+
+
+# --- running and timing child processes ------------------------------------------------
+
+
+@dataclass
+class Child:
+    seconds: float
+    cpu: float  # user + system, the child's waited-for children included
+    rss_kb: int  # ru_maxrss: the largest of the child and its waited-for children
+    tree_kb: int  # the largest sum of PSS over the child's session, sampled
+    code: int | None  # None: killed at the timeout
+    out: str
+    err: str
+
+    @property
+    def timed_out(self) -> bool:
+        return self.code is None
+
+
+def _session_pss_kb(session: int) -> int:
+    """The proportional set size (PSS) of every process in ``session``, summed: pages that
+    forked workers share with their parent are counted once, not once per process."""
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stream:
+                stat = stream.read()
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            if int(fields[3]) != session:  # fields: state ppid pgrp session ...
+                continue
+            with open(f"/proc/{entry.name}/smaps_rollup", "rb") as stream:
+                for line in stream:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def run_child(
+    cmd: Sequence[str],
+    cwd: Path,
+    timeout: float | None = None,
+    env: dict[str, str] | None = None,
+    sample: bool = False,
+) -> Child:
+    """Run ``cmd`` in its own session; kill the session at ``timeout``. Wall time, CPU time
+    and peak memory come from wait4."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            list(cmd), cwd=cwd, stdout=out, stderr=err, env=env, start_new_session=True
+        )
+        killed = threading.Event()
+        done = threading.Event()
+        peak = [0]
+
+        def kill() -> None:
+            killed.set()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+
+        def watch() -> None:
+            while not done.wait(0.25):
+                peak[0] = max(peak[0], _session_pss_kb(proc.pid))
+
+        timer = threading.Timer(timeout, kill) if timeout else None
+        if timer is not None:
+            timer.start()
+        sampler = threading.Thread(target=watch, daemon=True) if sample else None
+        if sampler is not None:
+            sampler.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        done.set()
+        if timer is not None:
+            timer.cancel()
+        if sampler is not None:
+            sampler.join()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # workers the child left behind
+        out.seek(0)
+        err.seek(0)
+        return Child(
+            seconds,
+            usage.ru_utime + usage.ru_stime,
+            usage.ru_maxrss,
+            peak[0],
+            None if killed.is_set() else proc.returncode,
+            out.read().decode("utf-8", "replace"),
+            err.read().decode("utf-8", "replace"),
+        )
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+@dataclass
+class Step:
+    """One measured step: its repetitions, or why it has none."""
+
+    name: str
+    times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    rss_kb: int = 0
+    tree_kb: int = 0
+    timeout: float | None = None  # set when a run hit its timeout
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> float | None:
+        if self.timeout is not None or self.error is not None or not self.times:
+            return None
+        return statistics.median(self.times)
+
+    def add(self, child: Child) -> None:
+        self.rss_kb = max(self.rss_kb, child.rss_kb)
+        self.tree_kb = max(self.tree_kb, child.tree_kb)
+        if child.timed_out:
+            self.timeout = child.seconds
+            return
+        self.times.append(child.seconds)
+        self.cpu.append(child.cpu)
+
+    def show(self) -> str:
+        if self.timeout is not None:
+            return f"> {self.timeout:.0f} s (timed out)"
+        if self.error is not None:
+            if self.times:
+                return f"{seconds(self.times[0])}, failed ({self.error})"
+            return f"failed ({self.error})"
+        if not self.times:
+            return "not measured"
+        text = seconds(statistics.median(self.times))
+        return f"{text} (median of {len(self.times)})" if len(self.times) > 1 else text
+
+
+def seconds(value: float) -> str:
+    if value < 1e-3:
+        return f"{value * 1e6:.2f} µs"
+    if value < 1:
+        return f"{value * 1e3:.1f} ms"
+    return f"{value:.2f} s"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    if a is None or b is None or b == 0:
+        return "n/a"
+    return f"{a / b:.2f}×"
+
+
+def megabytes(kb: int) -> str:
+    return f"{kb / 1024:.0f} MB" if kb else "n/a"
+
+
+def repetitions(first: float, limit: int) -> int:
+    """How many runs a step gets, from the duration of its first: fewer for slow steps."""
+    if first < 2:
+        return limit
+    if first < 20:
+        return min(limit, 3)
+    return 1
+
+
+def measure(step: Step, once: Callable[[], Child], limit: int = 5) -> Step:
+    """Run ``once`` until it has run as often as ``repetitions`` allows (or fails)."""
+    child = once()
+    step.add(child)
+    if child.timed_out:
+        return step
+    if child.code not in (0, None):
+        step.error = f"exit {child.code}"
+        step.notes.append(_first_last(child.err or child.out))
+        return step
+    for _ in range(repetitions(child.seconds, limit) - 1):
+        child = once()
+        step.add(child)
+        if child.timed_out or child.code != 0:
+            break
+    return step
+
+
+def _first_last(text: str) -> str:
+    """The first and the last line of a tool's complaint: the first problem and the sum."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) <= 2:
+        return " / ".join(lines)
+    return f"{lines[0]} … {lines[-1]}"
+
+
+def _tail(text: str, lines: int = 3) -> str:
+    return " / ".join(line.strip() for line in text.strip().splitlines()[-lines:])
+
+
+@dataclass
+class Runtime:
+    plain: str = ""
+    plural: str = ""
+    message_plain: float | None = None
+    stdlib_plain: float | None = None
+    translator_plain: float | None = None
+    message_plural: float | None = None
+    stdlib_plural: float | None = None
+    translator_plural: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SizeResult:
+    size: synth.Size
+    setup: float = 0.0
+    entries: dict[str, int] = field(default_factory=dict)
+    megabytes: float = 0.0
+    full: Step = field(default_factory=lambda: Step("errorbook generate (full)"))
+    written_after: float | None = None  # when a timed-out full run had written its outputs
+    noop: Step = field(default_factory=lambda: Step("errorbook generate (no-op)"))
+    check: Step = field(default_factory=lambda: Step("errorbook check"))
+    pybabel: Step = field(default_factory=lambda: Step("pybabel update -N + compile"))
+    gnu: Step = field(default_factory=lambda: Step("msgmerge + msgfmt"))
+    compile_mo: Step = field(default_factory=lambda: Step("compile_mo"))
+    read_compile: Step = field(default_factory=lambda: Step("pofile.read + compile_mo"))
+    msgfmt: Step = field(default_factory=lambda: Step("msgfmt"))
+    mo_source: str = ""
+    import_net: float | None = None
+    import_self: float | None = None
+    import_source: str = ""
+    runtime: Runtime = field(default_factory=Runtime)
+    notes: list[str] = field(default_factory=list)
+
+
+# --- the steps -------------------------------------------------------------------------
+
+
+def errorbook(*args: str) -> list[str]:
+    return [*synth.errorbook_command(), *args]
+
+
+def copy_tree(source: Path, target: Path) -> Path:
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def pot_for(registry: synth.Registry, folder: Path) -> Path:
+    """errorbook's templates (POT) for ``registry``, from a run with one locale and no
+    translations (cheap: nothing to merge or check). The baselines merge these."""
+    size = synth.Size(registry.size.codes, 1)
+    single = synth.Registry(size, registry.codes, registry.limits)
+    synth.write_project(folder, single)
+    subprocess.run(errorbook("generate"), cwd=folder, check=True, stdout=subprocess.DEVNULL)
+    return folder / "locales"
+
+
+def po_files(tree: Path, locales: Sequence[str], domain: str) -> list[tuple[str, Path]]:
+    return [(tag, tree / "locales" / tag / "LC_MESSAGES" / f"{domain}.po") for tag in locales]
+
+
+def full_generation(
+    result: SizeResult, base: Path, reworded: str, work: Path, timeout: float
+) -> bool:
+    """errorbook generate on fresh copies of ``base`` with the reworded registry. True when
+    the last copy has every output: the run succeeded, or it was killed after it had
+    rewritten every messages.po and MO file (each of which the rewording changes)."""
+    state: dict[str, float] = {}
+    size = result.size
+    outputs = [po for _, po in po_files(work, size.tags, "messages")] + [
+        work / "out" / size.package / "locales" / tag / "LC_MESSAGES" / "messages.mo"
+        for tag in size.tags
+    ]
+
+    def once() -> Child:
+        copy_tree(base, work)
+        (work / "codes.yaml").write_text(reworded, "utf-8")
+        state["start"] = time.time()
+        child = run_child(errorbook("generate"), work, timeout, sample=True)
+        log(
+            f"  full generation: {seconds(child.seconds)}"
+            + (" (timed out)" if child.timed_out else f", exit {child.code}")
+        )
+        return child
+
+    measure(result.full, once, limit=3)
+    if result.full.error is not None:
+        return False
+    if result.full.timeout is None:
+        return True
+    times = [p.stat().st_mtime if p.is_file() else 0.0 for p in outputs]
+    if min(times) < state["start"]:
+        return False
+    result.written_after = max(times) - state["start"]
+    result.full.notes.append(
+        f"its PO and MO files were all written after {result.written_after:.0f} s; the run "
+        "was killed in what follows the writing"
+    )
+    return True
+
+
+def noop_and_check(result: SizeResult, work: Path, timeout: float) -> None:
+    def noop() -> Child:
+        child = run_child(errorbook("generate"), work, timeout)
+        changed = re.search(r"^(\d+) files? changed", child.out, re.M)
+        if child.code == 0 and (changed is None or changed.group(1) != "0"):
+            result.noop.notes.append(f"not a no-op: {_tail(child.out, 1)}")
+        return child
+
+    measure(result.noop, noop, limit=7)
+    log(f"  no-op generation: {result.noop.show()}")
+
+    def check() -> Child:
+        return run_child(errorbook("check"), work, timeout)
+
+    measure(result.check, check, limit=5)
+    log(f"  check: {result.check.show()}")
+
+
+def pybabel_pipeline(
+    result: SizeResult, base: Path, pots: Path, scratch: Path, timeout: float
+) -> Path:
+    pybabel = str(BIN / "pybabel")
+    target = scratch / "pybabel"
+
+    def once() -> Child:
+        copy_tree(base / "locales", target)
+        total = Child(0.0, 0.0, 0, 0, 0, "", "")
+        for domain in ("messages", "docs"):
+            cmd = [pybabel, "update", "-N", "--no-wrap", "-i", str(pots / f"{domain}.pot"),
+                   "-d", str(target), "-D", domain]  # fmt: skip
+            total = _sum(total, run_child(cmd, scratch, timeout))
+            if total.code != 0:
+                return total
+        cmd = [pybabel, "compile", "-d", str(target), "-D", "messages"]
+        return _sum(total, run_child(cmd, scratch, timeout))
+
+    measure(result.pybabel, once, limit=3)
+    log(f"  pybabel update -N + compile: {result.pybabel.show()}")
+    return target
+
+
+def gnu_pipeline(result: SizeResult, base: Path, pots: Path, scratch: Path, timeout: float) -> Path:
+    target = scratch / "gnu"
+    locales = result.size.tags
+
+    def once() -> Child:
+        if target.exists():
+            shutil.rmtree(target)
+        total = Child(0.0, 0.0, 0, 0, 0, "", "")
+        for domain in ("messages", "docs"):
+            for tag, po in po_files(base, locales, domain):
+                out = target / tag / "LC_MESSAGES" / f"{domain}.po"
+                out.parent.mkdir(parents=True, exist_ok=True)
+                cmd = ["msgmerge", "--no-fuzzy-matching", "--no-wrap", "--quiet",
+                       "-o", str(out), str(po), str(pots / f"{domain}.pot")]  # fmt: skip
+                total = _sum(total, run_child(cmd, scratch, timeout))
+                if total.code != 0:
+                    return total
+        for tag in locales:
+            folder = target / tag / "LC_MESSAGES"
+            cmd = ["msgfmt", "-o", str(folder / "messages.mo"), str(folder / "messages.po")]
+            total = _sum(total, run_child(cmd, scratch, timeout))
+            if total.code != 0:
+                return total
+        return total
+
+    measure(result.gnu, once, limit=3)
+    log(f"  msgmerge + msgfmt: {result.gnu.show()}")
+    return target
+
+
+def _sum(a: Child, b: Child) -> Child:
+    return Child(
+        a.seconds + b.seconds,
+        a.cpu + b.cpu,
+        max(a.rss_kb, b.rss_kb),
+        max(a.tree_kb, b.tree_kb),
+        None if b.code is None else (a.code or b.code),
+        a.out + b.out,
+        a.err + b.err,
+    )
+
+
+def mo_compilation(result: SizeResult, tree: Path, registry: synth.Registry, scratch: Path) -> None:
+    """compile_mo in-process over each locale's merged messages.po, against msgfmt."""
+    counts = {code.name: code.count for code in registry.codes}
+    files = po_files(tree, result.size.tags, "messages")
+    try:
+        from generator import catalog as eb_catalog
+        from generator import pofile as eb_pofile
+
+        parsed = []
+        reading = 0.0
+        for tag, path in files:
+            data = path.read_bytes()
+            start = time.perf_counter()
+            cat = eb_pofile.read(data, str(path), tag, "messages")[0]
+            reading += time.perf_counter() - start
+            parsed.append(cat)
+
+        def compile_all() -> float:
+            start = time.perf_counter()
+            for cat in parsed:
+                eb_catalog.compile_mo(cat, counts)
+            return time.perf_counter() - start
+
+        first = compile_all()
+        result.compile_mo.times.append(first)
+        for _ in range(repetitions(first, 5) - 1):
+            result.compile_mo.times.append(compile_all())
+        result.read_compile.times.append(reading + statistics.median(result.compile_mo.times))
+    except Exception as exc:  # errorbook's internals may change: say so, go on
+        result.compile_mo.error = f"{type(exc).__name__}: {exc}"
+        result.read_compile.error = result.compile_mo.error
+    log(f"  compile_mo: {result.compile_mo.show()}")
+    out = scratch / "msgfmt.mo"
+
+    def once() -> Child:
+        total = Child(0.0, 0.0, 0, 0, 0, "", "")
+        for _tag, path in files:
+            total = _sum(total, run_child(["msgfmt", "-o", str(out), str(path)], scratch))
+        return total
+
+    measure(result.msgfmt, once, limit=5)
+    log(f"  msgfmt: {result.msgfmt.show()}")
+
+
+def _per_call(call: Callable[[], object]) -> float:
+    timer = timeit.Timer(call)
+    number, _ = timer.autorange()
+    return statistics.median(timer.repeat(repeat=5, number=number)) / number
+
+
+def _params(code: synth.CodeSpec, count: int | None = None) -> dict[str, object]:
+    values: dict[str, object] = {p.name: p.example for p in code.placeholders}
+    if code.count is not None and count is not None:
+        values[code.count] = count
+    return values
+
+
+def runtime(result: SizeResult, tree: Path, registry: synth.Registry) -> None:
+    """message() of the generated package against pgettext/npgettext + str.format, per call,
+    on the same MO file."""
+    found = result.runtime
+    package = registry.size.package
+    mo = tree / "out" / package / "locales" / RUNTIME_LOCALE / "LC_MESSAGES" / "messages.mo"
+    with mo.open("rb") as stream:
+        stdlib = gettext.GNUTranslations(stream)
+    plain = next(
+        c for c in registry.codes
+        if c.plural is None and c.placeholders
+        and stdlib.pgettext(c.name, c.message) != c.message
+    )  # fmt: skip
+    plural = next(
+        c for c in registry.codes
+        if c.plural is not None and len(c.placeholders) > 1
+        and stdlib.npgettext(c.name, c.message, c.plural, 5) not in (c.message, c.plural)
+    )  # fmt: skip
+    assert plural.plural is not None
+    found.plain, found.plural = plain.name, plural.name
+    sys.path.insert(0, str(tree / "out"))
+    try:
+        module: Any = importlib.import_module(package)
+        params = _params(plain)
+        counted = _params(plural, 5)
+        translator = module.Translator(RUNTIME_LOCALE)
+        one, other = plural.message, plural.plural
+
+        def std_plain() -> str:
+            return stdlib.pgettext(plain.name, plain.message).format(**params)
+
+        def std_plural() -> str:
+            return stdlib.npgettext(plural.name, one, other, 5).format(**counted)
+
+        def eb_plain() -> str:
+            return str(module.message(plain.name, RUNTIME_LOCALE, **params))
+
+        def eb_plural() -> str:
+            return str(module.message(plural.name, RUNTIME_LOCALE, **counted))
+
+        for mine, theirs, what in (
+            (eb_plain, std_plain, "plain"),
+            (eb_plural, std_plural, "plural"),
+        ):
+            if mine() != theirs():
+                found.notes.append(f"the {what} texts differ: {mine()!r} vs {theirs()!r}")
+        found.stdlib_plain = _per_call(std_plain)
+        found.message_plain = _per_call(eb_plain)
+        found.translator_plain = _per_call(lambda: translator.message(plain.name, **params))
+        found.stdlib_plural = _per_call(std_plural)
+        found.message_plural = _per_call(eb_plural)
+        found.translator_plural = _per_call(lambda: translator.message(plural.name, **counted))
+    finally:
+        sys.path.remove(str(tree / "out"))
+    log(
+        f"  message(): {seconds(found.message_plain or 0)} vs stdlib "
+        f"{seconds(found.stdlib_plain or 0)}; plural {seconds(found.message_plural or 0)} vs "
+        f"{seconds(found.stdlib_plural or 0)}"
+    )
+
+
+def _wall(cmd: Sequence[str], cwd: Path, env: dict[str, str] | None, runs: int = 9) -> float:
+    run_child(cmd, cwd, env=env)  # warm: byte-code caches, page cache
+    return statistics.median(run_child(cmd, cwd, env=env).seconds for _ in range(runs))
+
+
+def import_time(result: SizeResult, out_dir: Path, package: str) -> None:
+    env = dict(os.environ, PYTHONPATH=str(out_dir))
+    python = sys.executable
+    bare = _wall([python, "-c", "pass"], out_dir, env)
+    result.import_net = _wall([python, "-c", f"import {package}"], out_dir, env) - bare
+    selves = []
+    for _ in range(5):
+        child = run_child([python, "-X", "importtime", "-c", f"import {package}"], out_dir, env=env)
+        for line in child.err.splitlines():
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) == 3 and parts[2] == package:
+                selves.append(int(parts[1]) / 1e6)
+    result.import_self = statistics.median(selves) if selves else None
+    log(f"  import {package}: {seconds(result.import_net)} net")
+
+
+def bench_size(size: synth.Size, scratch: Path, timeout: float) -> SizeResult:
+    result = SizeResult(size)
+    folder = scratch / size.label
+    base, work = folder / "base", folder / "work"
+    log(f"{size.codes} codes x {size.locales} locales: building the synthetic project")
+    start = time.perf_counter()
+    registry = synth.make(base, size)
+    reworded_registry = synth.reword(registry)
+    reworded = synth.render(reworded_registry)
+    result.setup = time.perf_counter() - start
+    for domain in ("messages", "docs"):
+        text = (base / "locales" / f"{domain}.pot").read_text("utf-8")
+        result.entries[domain] = text.count("\nmsgctxt ")
+    result.megabytes = sum(p.stat().st_size for p in synth.iter_po(base)) / 2**20
+    log(
+        f"  setup {seconds(result.setup)}: {result.entries['messages']} messages and "
+        f"{result.entries['docs']} docs entries per locale, {result.megabytes:.0f} MB of PO"
+    )
+
+    log("  errorbook generate (full) ...")
+    complete = full_generation(result, base, reworded, work, timeout)
+    if complete:
+        noop_and_check(result, work, timeout)
+    else:
+        for step in (result.noop, result.check):
+            step.notes.append("not measured: the full generation left no complete tree")
+
+    # The baselines merge errorbook's templates (POT) of the reworded registry.
+    pots = work / "locales" if complete else pot_for(reworded_registry, folder / "pot")
+    log("  pybabel ...")
+    pybabel_pipeline(result, base, pots, folder, timeout)
+    log("  GNU gettext ...")
+    gnu = gnu_pipeline(result, base, pots, folder, timeout)
+
+    gnu_tree = folder / "gnu-tree"
+    (gnu_tree / "locales").mkdir(parents=True, exist_ok=True)
+    for tag in size.tags:
+        (gnu_tree / "locales" / tag).symlink_to(gnu / tag)
+    candidates = [(work, "errorbook's merged messages.po")] if complete else []
+    candidates.append((gnu_tree, "msgmerge's merged messages.po"))
+    mo_tree = gnu_tree
+    for tree, source in candidates:
+        refused = [
+            _first_last(child.err).replace(f"{tree}/", "")
+            for _, po in po_files(tree, size.tags, "messages")
+            if (child := run_child(["msgfmt", "-o", os.devnull, str(po)], folder)).code != 0
+        ]
+        if not refused:
+            mo_tree, result.mo_source = tree, source
+            break
+        result.notes.append(
+            f"msgfmt refuses {len(refused)} of {len(size.tags)} files ({source}; "
+            f"{refused[0]}), so both compile the next candidate"
+        )
+    mo_compilation(result, mo_tree, reworded_registry, folder)
+
+    package_tree = work if complete else base
+    result.import_source = "generated tree" if complete else "base tree"
+    import_time(result, package_tree / "out", size.package)
+    if complete:
+        try:
+            runtime(result, work, reworded_registry)
+        except Exception as exc:
+            result.runtime.notes.append(f"not measured: {type(exc).__name__}: {exc}")
+    else:
+        result.runtime.notes.append("not measured: no generated tree")
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
+# --- the report ------------------------------------------------------------------------
+
+
+@dataclass
+class Machine:
+    cpus: int
+    cpu_model: str
+    python: str
+    babel: str
+    gettext: str
+    errorbook: str
+    commit: str
+    date: str
+    load: str
+    load_end: str = ""
+    bare_generator: float = 0.0
+    cli_import: float = 0.0
+    bare_python: float = 0.0
+    total: float = 0.0
+
+
+def machine() -> Machine:
+    model = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    import babel
+
+    import generator
+
+    gnu = subprocess.run(["msgfmt", "--version"], capture_output=True, text=True).stdout
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--", "generator", "templates"],
+        cwd=ROOT, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    if dirty:
+        commit += " with uncommitted changes to generator/ or templates/"
+    return Machine(
+        cpus=os.cpu_count() or 0,
+        cpu_model=model or platform.processor() or platform.machine(),
+        python=platform.python_version(),
+        babel=babel.__version__,
+        gettext=gnu.splitlines()[0].split(")")[-1].strip() if gnu else "not installed",
+        errorbook=generator.__version__,
+        commit=commit or "unknown",
+        date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        load=" ".join(f"{x:.2f}" for x in os.getloadavg()),
+    )
+
+
+def bare_imports(info: Machine, scratch: Path) -> None:
+    info.bare_python = _wall([sys.executable, "-c", "pass"], scratch, None)
+    info.bare_generator = _wall([sys.executable, "-c", "import generator"], scratch, None)
+    info.cli_import = _wall([sys.executable, "-c", "import generator.cli"], scratch, None)
+    log(
+        f"python -c 'import generator': {seconds(info.bare_generator)}; "
+        f"'import generator.cli': {seconds(info.cli_import)}"
+    )
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def label(size: synth.Size) -> str:
+    return f"{size.codes:,} × {size.locales}"
+
+
+def results_tables(results: Sequence[SizeResult], info: Machine) -> list[str]:
+    head = ["", *(label(r.size) for r in results)]
+
+    def row(name: str, cell: Callable[[SizeResult], str]) -> list[str]:
+        return [name, *(cell(r) for r in results)]
+
+    def gen_ratio(r: SizeResult, other: Step) -> str:
+        return ratio(r.full.value, other.value)
+
+    lines = ["## Generation and catalogs", ""]
+    lines += table(
+        head,
+        [
+            row("PO entries per locale (messages + docs)",
+                lambda r: f"{r.entries.get('messages', 0):,} + {r.entries.get('docs', 0):,}"),
+            row("PO files to merge (all locales)", lambda r: f"{r.megabytes:.0f} MB"),
+            row("errorbook generate, full (5% of messages reworded)", lambda r: r.full.show()),
+            row("errorbook generate, no-op (again on the generated tree)",
+                lambda r: r.noop.show()),
+            row("errorbook check", lambda r: r.check.show()),
+            row("pybabel update -N + pybabel compile", lambda r: r.pybabel.show()),
+            row("msgmerge --no-fuzzy-matching + msgfmt", lambda r: r.gnu.show()),
+            row("**ratio** errorbook full / pybabel", lambda r: gen_ratio(r, r.pybabel)),
+            row("**ratio** errorbook full / GNU", lambda r: gen_ratio(r, r.gnu)),
+            row("**ratio** no-op / bare `python -c \"import generator\"`",
+                lambda r: ratio(r.noop.value, info.bare_generator)),
+            row("CPU time of errorbook generate, full (workers included)",
+                lambda r: seconds(statistics.median(r.full.cpu)) if r.full.cpu else "n/a"),
+            row("peak memory, errorbook generate full (ru_maxrss)",
+                lambda r: megabytes(r.full.rss_kb)),
+            row("peak memory, errorbook generate full (PSS of all its processes, sampled)",
+                lambda r: megabytes(r.full.tree_kb)),
+            row("peak memory, pybabel update (ru_maxrss)", lambda r: megabytes(r.pybabel.rss_kb)),
+            row("peak memory, msgmerge (ru_maxrss)", lambda r: megabytes(r.gnu.rss_kb)),
+            row("setup (not measured: synthesis, first generate, translation)",
+                lambda r: seconds(r.setup)),
+        ],
+    )  # fmt: skip
+    lines += ["", "## MO compilation (messages domain, all locales)", ""]
+    lines += table(
+        head,
+        [
+            row("errorbook `compile_mo`, in-process", lambda r: r.compile_mo.show()),
+            row("msgfmt, one process per PO file", lambda r: r.msgfmt.show()),
+            row(
+                "**ratio** compile_mo / msgfmt",
+                lambda r: ratio(r.compile_mo.value, r.msgfmt.value),
+            ),
+            row("errorbook `pofile.read` (timed once) + `compile_mo`, as msgfmt parses too",
+                lambda r: r.read_compile.show()),
+            row("**ratio** read + compile_mo / msgfmt",
+                lambda r: ratio(r.read_compile.value, r.msgfmt.value)),
+            row("PO files compiled", lambda r: r.mo_source or "n/a"),
+        ],
+    )  # fmt: skip
+    lines += ["", f"## The generated package at run time (locale `{RUNTIME_LOCALE}`)", ""]
+
+    def per_call(value: float | None) -> str:
+        return seconds(value) if value is not None else "n/a"
+
+    lines += table(
+        head,
+        [
+            row(
+                "code (plain message)",
+                lambda r: f"`{r.runtime.plain}`" if r.runtime.plain else "n/a",
+            ),
+            row("`message()`", lambda r: per_call(r.runtime.message_plain)),
+            row("`Translator.message()`", lambda r: per_call(r.runtime.translator_plain)),
+            row("stdlib `pgettext` + `str.format`", lambda r: per_call(r.runtime.stdlib_plain)),
+            row("**ratio** message() / stdlib",
+                lambda r: ratio(r.runtime.message_plain, r.runtime.stdlib_plain)),
+            row("code (plural message, count 5)",
+                lambda r: f"`{r.runtime.plural}`" if r.runtime.plural else "n/a"),
+            row("`message()`", lambda r: per_call(r.runtime.message_plural)),
+            row("`Translator.message()`", lambda r: per_call(r.runtime.translator_plural)),
+            row("stdlib `npgettext` + `str.format`", lambda r: per_call(r.runtime.stdlib_plural)),
+            row("**ratio** message() / stdlib",
+                lambda r: ratio(r.runtime.message_plural, r.runtime.stdlib_plural)),
+            row("import of the package (process wall time − `python -c pass`)",
+                lambda r: per_call(r.import_net)),
+            row("import of the package (`-X importtime`, cumulative)",
+                lambda r: per_call(r.import_self)),
+        ],
+    )  # fmt: skip
+    notes = []
+    for r in results:
+        for step in (r.full, r.noop, r.check, r.pybabel, r.gnu, r.compile_mo, r.msgfmt):
+            for note in dict.fromkeys(step.notes):
+                if note:
+                    notes.append(f"- {label(r.size)}, {step.name}: {note}")
+        for note in dict.fromkeys(r.runtime.notes):
+            notes.append(f"- {label(r.size)}, run time: {note}")
+        for note in dict.fromkeys(r.notes):
+            notes.append(f"- {label(r.size)}, MO compilation: {note}")
+    if notes:
+        lines += ["", "Notes from the run:", "", *notes]
+    return lines
+
+
+@dataclass
+class Target:
+    text: str
+    measured: str
+    met: bool | None  # None: not measured
+
+
+def targets(results: Sequence[SizeResult], info: Machine) -> list[Target]:
+    found: list[Target] = []
+    big = next((r for r in results if r.size == synth.Size(10000, 30)), None)
+    noop = big.noop if big else None
+    if noop is None or noop.value is None:
+        why = "not measured" if noop is None else noop.show()
+        found.append(
+            Target(
+                "no-op regeneration at 10,000 × 30 under 1 s",
+                why,
+                None if noop is None or noop.timeout is None else False,
+            )
+        )
+        found.append(
+            Target(
+                'no-op regeneration at 10,000 × 30 under 5× bare `python -c "import generator"`',
+                why,
+                found[-1].met,
+            )
+        )
+    else:
+        found.append(
+            Target(
+                "no-op regeneration at 10,000 × 30 under 1 s", seconds(noop.value), noop.value < 1
+            )
+        )
+        limit = 5 * info.bare_generator
+        found.append(
+            Target(
+                'no-op regeneration at 10,000 × 30 under 5× bare `python -c "import generator"`',
+                f"{seconds(noop.value)} vs 5 × {seconds(info.bare_generator)} = {seconds(limit)} "
+                f"({ratio(noop.value, info.bare_generator)})",
+                noop.value < limit,
+            )
+        )
+    for r in results:
+        where = label(r.size)
+        full, other = r.full.value, r.pybabel.value
+        if full is not None and other is not None:
+            found.append(
+                Target(
+                    f"{where}: full catalog generation faster than pybabel update + compile",
+                    f"{seconds(full)} vs {seconds(other)} ({ratio(full, other)})",
+                    full < other,
+                )
+            )
+        elif r.full.timeout is not None and other is not None:
+            found.append(
+                Target(
+                    f"{where}: full catalog generation faster than pybabel update + compile",
+                    f"{r.full.show()} vs {seconds(other)}",
+                    False if r.full.timeout >= other else None,
+                )
+            )
+        else:
+            found.append(
+                Target(
+                    f"{where}: full catalog generation faster than pybabel update + compile",
+                    f"{r.full.show()} vs {r.pybabel.show()}",
+                    None,
+                )
+            )
+        mine, theirs = r.compile_mo.value, r.msgfmt.value
+        found.append(
+            Target(
+                f"{where}: MO compilation within 2× msgfmt",
+                f"{r.compile_mo.show()} vs {r.msgfmt.show()} ({ratio(mine, theirs)})",
+                None if mine is None or theirs is None else mine <= 2 * theirs,
+            )
+        )
+        rt = r.runtime
+        for what, a, b in (
+            ("plain", rt.message_plain, rt.stdlib_plain),
+            ("plural", rt.message_plural, rt.stdlib_plural),
+        ):
+            found.append(
+                Target(
+                    f"{where}: message() ≤ 0.8× stdlib (n)pgettext + format, {what} message",
+                    f"{seconds(a) if a else 'n/a'} vs {seconds(b) if b else 'n/a'} ({ratio(a, b)})",
+                    None if a is None or b is None else a <= 0.8 * b,
+                )
+            )
+    return found
+
+
+def verdict(met: bool | None) -> str:
+    return {True: "met", False: "**not met**", None: "not measured"}[met]
+
+
+def report(results: Sequence[SizeResult], info: Machine, argv: Sequence[str]) -> str:
+    sizes = ", ".join(label(r.size) for r in results)
+    lines = [
+        "# Performance",
+        "",
+        f"Measured on {info.date} on a machine with {info.cpus} CPUs ({info.cpu_model}), "
+        f"Python {info.python}, Babel {info.babel} and GNU gettext {info.gettext}; errorbook "
+        f"{info.errorbook} at commit {info.commit}. Load average (1, 5, 15 min) at the start "
+        f"of the run: {info.load}; at its end: {info.load_end}. The whole run took "
+        f"{info.total / 60:.1f} minutes.",
+        "",
+        "These numbers come from `make bench` (which runs `.venv/bin/python bench/run.py"
+        + (" " + " ".join(argv) if argv else "")
+        + "`; `--quick` measures the small size only, `--sizes 1000x10,10000x30` chooses "
+        "them). Run it again to reproduce them; it rewrites this page. "
+        "`.venv/bin/python bench/profile_generate.py` shows where one full generation spends "
+        "its time, by function.",
+        "",
+        "## How it is measured",
+        "",
+        f"For each size ({sizes}; codes × target locales) `bench/synth.py` writes a synthetic "
+        "project: a `codes.yaml` with varied prose (sentences of 10 to 40 words), 0 to 3 "
+        "placeholders per code and a plural message for about one code in five, and a "
+        "`pyproject.toml` without a site or a TypeScript module, so that only the Python package "
+        "and the catalogs are generated. `errorbook generate` runs once, then a script fills "
+        "about 95% of the entries of every PO file (both domains) with made-up text in each "
+        "language's script that keeps every placeholder and fills every plural form.",
+        "",
+        "- **Full generation**: `errorbook generate` on a fresh copy of that project whose "
+        "registry has 5% of its messages reworded, so every catalog merges real changes "
+        "(a reworded entry keeps its translation as fuzzy). The time is the whole command: "
+        "it also validates the registry, writes the templates and the Python package, and "
+        "checks the catalogs.",
+        "- **No-op**: `errorbook generate` again on the tree the full generation left; "
+        "**check**: `errorbook check` on the same tree.",
+        "- **pybabel**: `pybabel update -N --no-wrap` for both domains from errorbook's "
+        "templates (POT) into a copy of the same translated PO files, then `pybabel compile` "
+        "of the messages domain (the only one errorbook compiles). `-N` turns fuzzy matching "
+        "off: Babel's fuzzy matching compares each new message with every old one and does "
+        "not finish at these sizes. **GNU**: `msgmerge --no-fuzzy-matching --no-wrap` per PO "
+        "file, then `msgfmt` per messages.po. Without fuzzy matching both drop a reworded "
+        "message's translation (it becomes obsolete and the entry untranslated), which is "
+        "less work than errorbook does.",
+        "- **MO compilation**: `generator.catalog.compile_mo` in-process on the parsed "
+        "messages catalogs (parsing not timed; a second row includes errorbook's strict "
+        "reader), against one `msgfmt` process per PO file (process start and parsing "
+        "included).",
+        "- **Run time**: `message(code, locale, **params)` of the generated package against "
+        "`gettext.GNUTranslations.pgettext` (or `npgettext`) followed by `str.format` on the "
+        "same MO file, per call with `timeit` after a first call has loaded the catalog.",
+        "- Times are wall-clock medians of a few runs (one run for steps over 20 s); peak "
+        "memory is `ru_maxrss` of the child process. A step that exceeds its timeout is "
+        "killed and shown as timed out.",
+        "",
+        "## Targets",
+        "",
+    ]
+    lines += table(
+        ["target", "measured", "verdict"],
+        [[t.text, t.measured, verdict(t.met)] for t in targets(results, info)],
+    )
+    lines += [""]
+    lines += results_tables(results, info)
+    lines += [
+        "",
+        f"Bare interpreter: `python -c pass` {seconds(info.bare_python)}, "
+        f'`python -c "import generator"` {seconds(info.bare_generator)}, '
+        f'`python -c "import generator.cli"` {seconds(info.cli_import)} (what the `errorbook` '
+        "command imports before it reads anything); whole processes, medians of 9.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+# --- main ------------------------------------------------------------------------------
+
+
+def parse_sizes(text: str) -> list[synth.Size]:
+    sizes = [synth.Size.parse(part) for part in text.split(",") if part.strip()]
+    for size in sizes:
+        size.tags  # noqa: B018 - validates the locale count
+    return sizes
+
+
+@contextlib.contextmanager
+def scratch_folder(keep: bool) -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="errorbook-bench-"))
+    try:
+        yield folder
+    finally:
+        if keep:
+            log(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="errorbook against pybabel and GNU gettext.")
+    parser.add_argument("--quick", action="store_true", help="only the small size (1000x10)")
+    parser.add_argument("--sizes", default=None, help=f"sizes, default {DEFAULT_SIZES}")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=300,
+        help="seconds after which one run of a step is killed and shown as timed out (default 300)",
+    )
+    parser.add_argument("--no-page", action="store_true", help=f"do not write {PAGE.name}")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary projects")
+    args = parser.parse_args(argv)
+    sizes = parse_sizes(args.sizes or ("1000x10" if args.quick else DEFAULT_SIZES))
+    if shutil.which("msgfmt") is None or shutil.which("msgmerge") is None:
+        parser.error("GNU gettext (msgmerge, msgfmt) is needed: apt-get install gettext")
+    info = machine()
+    log(f"errorbook {info.errorbook} ({info.commit}); load average {info.load}")
+    results = []
+    with scratch_folder(args.keep) as scratch:
+        bare_imports(info, scratch)
+        for size in sizes:
+            results.append(bench_size(size, scratch, args.timeout))
+    info.total = time.perf_counter() - _START
+    info.load_end = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    shown = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--no-page"]
+    text = report(results, info, shown)
+    print()
+    print(text)
+    if not args.no_page:
+        PAGE.write_text(text, "utf-8")
+        log(f"wrote {PAGE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
