@@ -106,16 +106,18 @@ def _translations(
     for message in catalog:
         if not message.id or message.fuzzy or not message.string:
             continue
-        if counts is not None and not usable(message, counts.get(message.context or "")):
-            continue
-        strings = (
-            tuple(message.string)
-            if isinstance(message.string, (list, tuple))
-            else (message.string,)
-        )
-        source = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
-        if placeholders.text_problems(str(source), strings):
-            continue  # what check refuses (odd edges, control characters) is never shown
+        if counts is not None:  # UI copy: the whole rule of `check`, placeholders included
+            if not usable(message, counts.get(message.context or "")):
+                continue
+        else:  # prose: what check refuses as text (odd edges, control characters)
+            strings = (
+                tuple(message.string)
+                if isinstance(message.string, (list, tuple))
+                else (message.string,)
+            )
+            source = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+            if placeholders.text_problems(str(source), strings):
+                continue
         if isinstance(message.string, (list, tuple)):
             if all(message.string):
                 found[message.context or str(message.id[0])] = "\x00".join(message.string)
@@ -197,6 +199,7 @@ def emit(
     files: dict[str, bytes] = {}
     languages = published(registry, docs)
     source = registry.meta.source_locale
+    versions, _ = changelog(registry)  # the same for every language
     base_path = "/" + registry.meta.docs_url.split("://", 1)[1].split("/", 1)[1]
     header = HEADER.format(source=registry.path)
     totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
@@ -227,7 +230,7 @@ def emit(
             files[str(root / "codes" / f"{code.slug}.md")] = _stamp(
                 _with_note(body, page, t), header
             ).encode()
-        for version in context["versions"]:  # type: ignore[attr-defined]
+        for version in versions:
             page.fallback.clear()
             body = render(env, "site/version.md.j2", version=version, **context).decode()
             files[str(root / "changelog" / f"{version}.md")] = _stamp(
