@@ -6,11 +6,12 @@ what the outputs are.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from pathlib import Path, PurePosixPath
 
-from . import output
+from . import cache, output
 from .checks import counts
 from .config import Config
 from .diagnostics import InvalidInput
@@ -48,11 +49,27 @@ def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
     return found
 
 
+def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> dict[str, bytes]:
+    """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own."""
+    found: dict[str, bytes] = {}
+    for locale in registry.meta.locales:
+        relative = catalogs.mo_path(package_dir, locale)
+        with contextlib.suppress(OSError):
+            found[relative] = (config.root / relative).read_bytes()
+    return found
+
+
 def run(
-    config: Config, registry: Registry, existing: dict[str, bytes] | None = None
+    config: Config,
+    registry: Registry,
+    existing: dict[str, bytes] | None = None,
+    use_cache: bool = True,
 ) -> tuple[Files, catalogs.CatalogRun]:
     """Every generated file, and what the pass over the catalogs found. A PO file that does
-    not parse stops the run (InvalidInput): it is never overwritten."""
+    not parse stops the run (InvalidInput): it is never overwritten.
+
+    With ``use_cache``, a catalog the last run wrote and nobody changed since is taken as it
+    is (see :mod:`generator.cache`); the files are the same either way."""
     env = environment(config.templates)
     package_dir = (
         PurePosixPath(config.display(config.python_out)) / registry.meta.package
@@ -61,7 +78,15 @@ def run(
         existing = existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)
     keep = config.site_dir is not None or config.typescript_out is not None
-    catalog_run = catalogs.process(registry, existing, locales_dir, package_dir, keep)
+    catalog_run = catalogs.process(
+        registry,
+        existing,
+        locales_dir,
+        package_dir,
+        keep,
+        compiled=compiled_catalogs(config, registry, package_dir) if use_cache else None,
+        previous=cache.load(config.root) if use_cache else None,
+    )
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
     merged = catalog_run.merged

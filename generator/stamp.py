@@ -2,98 +2,204 @@
 
 After every full run the stamp (``.errorbook-cache/stamp.json``, git-ignored) records each
 input (the registry, pyproject.toml, every PO file, every template, the hand-written site
-pages, errorbook's own code) and each output by size, modification time and SHA-256. A later
+pages, errorbook's own code) and each output by size, modification time and SHA-256, and the
+folders whose listing is an input (a new PO file or template must cost a full run). A later
 run that finds every input and output with the same content skips loading, rendering and
 writing. A file whose size and mtime are unchanged is not read again; one whose stat changed
 (after a checkout, say) is hashed, so touching a file does not cost a full run.
+
+This module imports only the standard library's lightest modules: a plain ``errorbook
+generate`` calls :func:`fresh_from` before it imports argparse or reads pyproject.toml, so a
+no-op run costs little more than starting Python.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import os
 import time
-from collections.abc import Iterable
-from pathlib import Path
 
 from . import __version__
-from .config import Config
-from .names import SHIPPED_TEMPLATES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
+if TYPE_CHECKING:
+    from .config import Config
 
 CACHE_DIR = ".errorbook-cache"
 STAMP = f"{CACHE_DIR}/stamp.json"
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
-Entry = list[object]  # [size, mtime_ns, sha256]
-
-
-def inputs(config: Config) -> list[Path]:
-    """Every file whose content can change what ``generate`` writes."""
-    found: list[Path] = [config.registry]
-    pyproject = config.root / "pyproject.toml"
-    if pyproject.is_file():
-        found.append(pyproject)
-    if config.locales_dir.is_dir():
-        found += sorted(config.locales_dir.glob("*/LC_MESSAGES/*.po"))
-    for folder in (config.templates, SHIPPED_TEMPLATES):
-        if folder is not None and folder.is_dir():
-            found += sorted(p for p in folder.rglob("*") if p.is_file())
-    if config.site_dir is not None and (config.site_dir / "pages").is_dir():
-        found += sorted((config.site_dir / "pages").glob("*.md"))
-    found += sorted(_PACKAGE.rglob("*.py"))
-    return found
-
+Entry = list[object]  # [size, mtime_ns or -1, sha256]
+Scan = list[str]  # [kind, folder]: a folder whose listing is an input
 
 #: A file modified this recently may change again within the same timestamp tick without
 #: its size changing; like git's "racy" entries, its stat is not trusted next time.
 RACY_SECONDS = 2.0
 
 
-def _entry(path: Path, known: Entry | None) -> Entry | None:
+def scans(config: Config) -> list[Scan]:
+    """The folders whose files are inputs, and which of their files count."""
+    from .names import SHIPPED_TEMPLATES
+
+    found = [["po", str(config.locales_dir)]]
+    for folder in (config.templates, SHIPPED_TEMPLATES):
+        if folder is not None:
+            found.append(["tree", str(folder)])
+    if config.site_dir is not None:
+        found.append(["md", str(config.site_dir / "pages")])
+    found.append(["py", _PACKAGE])
+    return found
+
+
+def _listdir(folder: str) -> list[str]:
     try:
-        info = path.stat()
+        return sorted(os.listdir(folder))
     except OSError:
-        return None
-    if known is not None and known[0] == info.st_size and known[1] == info.st_mtime_ns:
-        return known  # same size and mtime: the recorded hash stands
+        return []
+
+
+def _files(kind: str, folder: str) -> list[str]:
+    """The input files in one scanned folder, as absolute paths, sorted."""
+    join, isfile = os.path.join, os.path.isfile
+    if kind == "po":  # <locales>/<locale>/LC_MESSAGES/<domain>.po
+        return [
+            join(folder, locale, "LC_MESSAGES", name)
+            for locale in _listdir(folder)
+            if not locale.startswith(".")
+            for name in _listdir(join(folder, locale, "LC_MESSAGES"))
+            if name.endswith(".po") and isfile(join(folder, locale, "LC_MESSAGES", name))
+        ]
+    if kind == "md":
+        return [join(folder, n) for n in _listdir(folder) if n.endswith(".md")]
+    found = []
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        found += [join(top, n) for n in names if kind == "tree" or n.endswith(".py")]
+    return sorted(found)
+
+
+def _inputs(fixed: list[str], scanned: list[Scan]) -> list[str]:
+    found = list(fixed)
+    for kind, folder in scanned:
+        found += _files(kind, folder)
+    return found
+
+
+def _entry(path: str, known: Entry | None) -> Entry | None:
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        info = os.stat(path)
+        if known is not None and known[0] == info.st_size and known[1] == info.st_mtime_ns:
+            return known  # same size and mtime: the recorded hash stands
+        import hashlib  # only when a stat changed: OpenSSL is a noticeable part of a no-op
+
+        with open(path, "rb") as stream:
+            digest = hashlib.sha256(stream.read()).hexdigest()
     except OSError:
         return None
     racy = time.time() - info.st_mtime_ns / 1e9 < RACY_SECONDS
     return [info.st_size, -1 if racy else info.st_mtime_ns, digest]
 
 
-def _key(config: Config, path: Path) -> str:
-    return config.display(path)
+def _pyproject(root: str) -> str | None:
+    path = os.path.join(root, "pyproject.toml")
+    return path if os.path.isfile(path) else None
 
 
-def record(config: Config, outputs: Iterable[str]) -> bytes:
-    """The stamp after a full run: every input and output as it is now."""
-    files = {_key(config, p): _entry(p, None) for p in inputs(config)}
-    files.update({name: _entry(config.root / name, None) for name in outputs})
-    data = {"errorbook": __version__, "config": repr(config), "files": files}
+def record(config: Config, outputs: list[str], plain: bool) -> bytes:
+    """The stamp after a full run: every input and output as it is now.
+
+    ``plain`` says the run used no flags that change the configuration (``--registry``,
+    ``--config``, ``--python-out``); only such a stamp lets :func:`fresh_from` answer
+    without reading pyproject.toml.
+    """
+    root = str(config.root)
+    fixed = [str(config.registry)]
+    pyproject = _pyproject(root)
+    if pyproject is not None:
+        fixed.append(pyproject)
+    scanned = scans(config)
+    data = {
+        "errorbook": __version__,
+        "config": repr(config),
+        "plain": plain,
+        "root": root,
+        "fixed": fixed,
+        "scans": scanned,
+        "inputs": {path: _entry(path, None) for path in _inputs(fixed, scanned)},
+        "outputs": {name: _entry(os.path.join(root, name), None) for name in outputs},
+    }
+    return _dump(data)
+
+
+def _dump(data: dict[str, object]) -> bytes:
     return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
 
 
-def unchanged(config: Config) -> bool:
-    """True when every recorded input and output still has its recorded content."""
+def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
+    """Whether nothing changed since the stamp in ``root``, and, when only the stat of some
+    files changed (a racy entry settled, a checkout touched them), the refreshed stamp."""
     try:
-        data = json.loads((config.root / STAMP).read_text("utf-8"))
-    except (OSError, ValueError):
-        return False
-    if data.get("errorbook") != __version__ or data.get("config") != repr(config):
-        return False
-    recorded: dict[str, Entry] = data.get("files", {})
-    current = {_key(config, p) for p in inputs(config)}
-    outputs = set(recorded) - current
-    if not current <= set(recorded):
-        return False  # a new input (a PO file, a template) appeared
-    for name in current | outputs:
-        path = config.root / name if name in outputs else Path(name)
-        if not path.is_absolute():
-            path = config.root / path
-        entry = _entry(path, recorded[name])
-        if entry is None or entry[2] != recorded[name][2]:
-            return False
-    return True
+        with open(os.path.join(root, STAMP), "rb") as stream:
+            data = json.loads(stream.read())
+        if (
+            data["errorbook"] != __version__
+            or data["root"] != root
+            or (config_repr is None and data["plain"] is not True)
+            or (config_repr is not None and data["config"] != config_repr)
+        ):
+            return False, None
+        recorded: dict[str, dict[str, Entry]] = {
+            "inputs": data["inputs"],
+            "outputs": data["outputs"],
+        }
+        if set(recorded["inputs"]) != set(_inputs(data["fixed"], data["scans"])):
+            return False, None  # an input appeared or went away
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, None
+    refreshed = False
+    for group, entries in recorded.items():
+        for name, known in entries.items():
+            path = name if group == "inputs" else os.path.join(root, name)
+            entry = _entry(path, known)
+            if entry is None or entry[2] != known[2]:
+                return False, None
+            if entry != known:
+                entries[name] = entry
+                refreshed = True
+    return True, _dump(data) if refreshed else None
+
+
+def unchanged(config: Config) -> tuple[bool, bytes | None]:
+    """:func:`_fresh` for a loaded configuration, which must be the one recorded."""
+    return _fresh(str(config.root), repr(config))
+
+
+def fresh_from(cwd: str) -> tuple[str, bytes | None] | None:
+    """The project root when a plain ``errorbook generate`` run in ``cwd`` would change
+    nothing (with the refreshed stamp, if any), found without parsing pyproject.toml.
+
+    The configuration comes from the nearest pyproject.toml with an ``[tool.errorbook]``
+    table. A file whose bytes never mention ``errorbook`` cannot have one, so it is passed
+    over; the first that does is taken as the root, and the answer counts only if that
+    folder's stamp was made by a plain run with this very pyproject.toml (its hash is one of
+    the recorded inputs). Anything less certain returns None: the caller then takes the
+    ordinary way.
+    """
+    folder = os.path.abspath(cwd)
+    while True:
+        path = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(path):
+            try:
+                with open(path, "rb") as stream:
+                    text = stream.read()
+            except OSError:
+                return None
+            if b"\\u" in text or b"\\U" in text:
+                return None  # an escaped key might spell errorbook
+            if b"errorbook" in text:
+                fresh, refreshed = _fresh(folder, None)
+                return (folder, refreshed) if fresh else None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent

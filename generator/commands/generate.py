@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import Any
 
-from ..config import Config
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
+if TYPE_CHECKING:
+    import argparse
+    from pathlib import Path
+    from typing import Any
+
+    from ..config import Config
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -31,21 +35,39 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(run=run)
 
 
+def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
+    """The answer of a run that found every input and output as the stamp recorded them."""
+    if refreshed is not None:  # some stat changed, no content did: note the new stats
+        from pathlib import Path
+
+        from .. import output, stamp
+
+        output.write_cache(Path(root), stamp.STAMP, refreshed)
+    print("0 files changed (no input changed since the last run)")
+    return 0
+
+
 def run(args: argparse.Namespace, config: Config) -> int:
     from .. import stamp
 
-    if not args.force and stamp.unchanged(config):
-        print("0 files changed (no input changed since the last run)")
-        return 0
-    from .. import build, output  # the full pipeline, only when there is work
+    if not args.force:
+        fresh, refreshed = stamp.unchanged(config)
+        if fresh:
+            return nothing_to_do(config.root, refreshed)
+    from .. import build, cache, output  # the full pipeline, only when there is work
 
     registry = build.registry_for(config)
-    files, catalog_run = build.run(config, registry)
+    files, catalog_run = build.run(config, registry, use_cache=not args.force)
     results = output.write(config.root, files)
+    output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
     output.write_cache(
         config.root,
         stamp.STAMP,
-        stamp.record(config, [r.path for r in results if r.status != "removed"]),
+        stamp.record(
+            config,
+            [r.path for r in results if r.status != "removed"],
+            plain=not (args.registry or args.config or args.python_out),
+        ),
     )
     problems = catalog_run.problems
     if problems.items:  # generation goes on; `check` fails on these

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from .. import catalog, pofile
+from ..cache import CatalogCache, Checked, Written, digest, fingerprint
 from ..diagnostics import Diagnostics
 from ..entries import DOMAINS
 from ..registry import Registry
@@ -50,42 +51,104 @@ class CatalogRun:
     unreadable: Diagnostics = field(default_factory=Diagnostics)  # PO files that do not parse
     problems: Diagnostics = field(default_factory=Diagnostics)  # catalog checks
     counts: dict[tuple[str, str], Counts] = field(default_factory=dict)
+    cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
 
 
-_JOB: tuple[Registry, Mapping[str, bytes], str, str, bool] | None = None
+def mo_path(package_dir: str, locale: str) -> str:
+    return str(PurePosixPath(package_dir) / "locales" / locale / "LC_MESSAGES" / "messages.mo")
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every locale's task reads: set once, shared with forked workers."""
+
+    registry: Registry
+    existing: Mapping[str, bytes]  # PO files, by path
+    compiled: Mapping[str, bytes]  # MO files as they are on disk, by path
+    locales_dir: str
+    package_dir: str
+    keep: bool  # keep merged catalogs (the site and TypeScript need them)
+    previous: CatalogCache
+    sources: Mapping[str, str]  # domain -> hash of what its catalogs are made from
+
+
+_JOB: Job | None = None
+
+
+def _sha(data: bytes) -> str:
+    return digest(data)
 
 
 def _locale(locale: str) -> CatalogRun:
-    """Read, check, merge, write and compile one locale's catalogs (a worker's task)."""
+    """Read, check, merge, write and compile one locale's catalogs (a worker's task).
+
+    A PO file the previous run wrote, from the same template and code, would merge back to
+    itself: it and its MO file are kept as they are, and its check results are reused when
+    the cache has them (see :mod:`generator.cache`)."""
     from .. import checks  # checks imports this module for catalog_paths
 
     assert _JOB is not None
-    registry, existing, locales_dir, package_dir, keep = _JOB
+    job = _JOB
+    registry = job.registry
     run = CatalogRun()
     counts = {code.name: code.message.count for code in registry.codes}
     for domain in DOMAINS:
-        path = po_path(locales_dir, locale, domain)
-        data = existing.get(path)
+        path = po_path(job.locales_dir, locale, domain)
+        mo = mo_path(job.package_dir, locale) if domain == "messages" else None
+        key = digest(job.sources[domain], locale, path, mo or "")
+        data = job.existing.get(path)
+        po_sha = _sha(data) if data is not None else None
+        compiled = job.compiled.get(mo) if mo is not None else None
+        written = job.previous.written.get(path)
+        kept = (
+            data is not None
+            and written is not None
+            and written.key == key
+            and written.po == po_sha
+            and (mo is None or (compiled is not None and written.mo == _sha(compiled)))
+        )
+        checked = job.previous.checked.get(path)
+        check_key = digest(key, po_sha or "")
+        reuse = kept and checked is not None and checked.key == check_key and not job.keep
         parsed = None
-        if data is not None:
+        if data is not None and not reuse:
             parsed, lines, problems = pofile.read(data, path, locale, domain)
             if problems.has_errors:
                 run.unreadable.extend(problems)
                 continue
-            run.problems.extend(
-                checks.check_catalog(
-                    parsed, lines, path, locale, domain, registry, data.decode("utf-8")
-                )
+            found = checks.check_catalog(
+                parsed, lines, path, locale, domain, registry, data.decode("utf-8")
             )
-            run.counts[(locale, domain)] = checks.counts(parsed)
-        merged = catalog.merge(registry, domain, locale, parsed)
-        run.files[path] = pofile.write(merged)
-        if domain == "messages":
-            mo = PurePosixPath(package_dir) / "locales" / locale / "LC_MESSAGES" / "messages.mo"
-            run.files[str(mo)] = catalog.compile_mo(merged, counts)
-        if keep:
-            run.merged[(locale, domain)] = merged
+            checked = Checked(check_key, tuple(found.items), _three(checks.counts(parsed)))
+        if checked is not None and data is not None:
+            run.problems.extend(Diagnostics(list(checked.problems)))
+            run.counts[(locale, domain)] = checks.Counts(*checked.counts)
+        if kept:
+            assert data is not None
+            run.files[path] = data
+            if mo is not None and compiled is not None:
+                run.files[mo] = compiled
+            if job.keep:  # a catalog that merges back to itself is its own merge
+                assert parsed is not None
+                run.merged[(locale, domain)] = parsed
+        else:
+            merged = catalog.merge(registry, domain, locale, parsed)
+            run.files[path] = pofile.write(merged)
+            if mo is not None:
+                run.files[mo] = catalog.compile_mo(merged, counts)
+            if job.keep:
+                run.merged[(locale, domain)] = merged
+        output = run.files[path]
+        run.cache.written[path] = Written(
+            key, _sha(output), _sha(run.files[mo]) if mo is not None else None
+        )
+        if checked is not None and output == data:  # the checks hold for the file as it stays
+            run.cache.checked[path] = checked
     return run
+
+
+def _three(counts: Counts) -> tuple[int, int, int]:
+    return counts.translated, counts.fuzzy, counts.untranslated
 
 
 def workers() -> int:
@@ -106,12 +169,28 @@ def process(
     locales_dir: str,
     package_dir: str,
     keep_merged: bool,
+    compiled: Mapping[str, bytes] | None = None,
+    previous: CatalogCache | None = None,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
-    results are put together in the registry's locale order."""
+    results are put together in the registry's locale order.
+
+    ``compiled`` (the MO files on disk) and ``previous`` (the cache of the last run) let a
+    locale whose PO file that run wrote skip its merge, write and compile."""
     global _JOB
-    _JOB = (registry, existing, locales_dir, package_dir, keep_merged)
+    templates = {domain: pofile.write(catalog.template(registry, domain)) for domain in DOMAINS}
+    count_names = repr(sorted((c.name, c.message.count or "") for c in registry.codes))
+    _JOB = Job(
+        registry,
+        existing,
+        compiled or {},
+        locales_dir,
+        package_dir,
+        keep_merged,
+        previous or CatalogCache(),
+        {d: digest(fingerprint(), d, text, count_names) for d, text in templates.items()},
+    )
     locales = list(registry.meta.locales)
     size = sum(len(data) for data in existing.values())
     count = min(workers(), len(locales))
@@ -124,14 +203,14 @@ def process(
     finally:
         _JOB = None
     run = CatalogRun()
-    for domain in DOMAINS:
-        run.files[str(PurePosixPath(locales_dir) / f"{domain}.pot")] = pofile.write(
-            catalog.template(registry, domain)
-        )
+    for domain, text in templates.items():
+        run.files[str(PurePosixPath(locales_dir) / f"{domain}.pot")] = text
     for part in parts:
         run.files.update(part.files)
         run.merged.update(part.merged)
         run.unreadable.extend(part.unreadable)
         run.problems.extend(part.problems)
         run.counts.update(part.counts)
+        run.cache.written.update(part.cache.written)
+        run.cache.checked.update(part.cache.checked)
     return run

@@ -1,0 +1,133 @@
+"""What earlier runs learned about each catalog, so that a run redoes only what changed.
+
+Merging a locale's PO file, writing it and compiling its MO file is most of a run's work,
+and the result depends on nothing but the template of its domain (the POT text), the PO
+file as it was, the locale, the registry's count placeholders and errorbook's own code. The
+cache (``.errorbook-cache/catalogs.json``, git-ignored) records, per PO file:
+
+- ``written``: after a run, the hash of the PO and MO files it produced, under the hash of
+  everything else they came from. When the next run finds that same PO file, merging it
+  again would give it back unchanged (the merge is idempotent), so the file and its MO file
+  are taken as they are: no merge, no write, no compile.
+- ``checked``: the problems ``errorbook check`` found in that PO file and its counts, under
+  the same key plus the file's own hash, so that an unchanged file is not checked again.
+
+A change to one locale's PO file therefore re-merges and recompiles that locale only. Every
+value is keyed by content hashes, never by time stamps, and a cache that cannot be read is
+an empty one: the cache can make a run faster, never different.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import babel
+
+from .diagnostics import Diagnostic, Diagnostics, Mark, Severity
+
+CATALOGS = ".errorbook-cache/catalogs.json"
+_FORMAT = 1
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def digest(*parts: bytes | str) -> str:
+    """SHA-256 of the parts, each length-prefixed so that no two part lists collide."""
+    hashed = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8") if isinstance(part, str) else part
+        hashed.update(b"%d:" % len(data))
+        hashed.update(data)
+    return hashed.hexdigest()
+
+
+_FINGERPRINT: list[str] = []
+
+
+def fingerprint() -> str:
+    """errorbook's own code and Babel's version: a change to either can change any output."""
+    if not _FINGERPRINT:
+        sources = sorted(p for p in _PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+        parts: list[bytes | str] = [babel.__version__]
+        for path in sources:
+            parts += [path.relative_to(_PACKAGE).as_posix(), path.read_bytes()]
+        _FINGERPRINT.append(digest(*parts))
+    return _FINGERPRINT[0]
+
+
+@dataclass(frozen=True)
+class Written:
+    """A PO file as a run left it: its key, its hash and its MO file's hash (if any)."""
+
+    key: str
+    po: str
+    mo: str | None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What checking a PO file found: its problems and its counts."""
+
+    key: str
+    problems: tuple[Diagnostic, ...]
+    counts: tuple[int, int, int]  # translated, fuzzy, untranslated (checks.Counts)
+
+
+@dataclass
+class CatalogCache:
+    """Both records, by PO file path."""
+
+    written: dict[str, Written] = field(default_factory=dict)
+    checked: dict[str, Checked] = field(default_factory=dict)
+
+    def to_bytes(self) -> bytes:
+        data = {
+            "format": _FORMAT,
+            "written": {p: [w.key, w.po, w.mo] for p, w in sorted(self.written.items())},
+            "checked": {
+                p: [c.key, [d.as_dict() for d in c.problems], list(c.counts)]
+                for p, c in sorted(self.checked.items())
+            },
+        }
+        return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> CatalogCache:
+        """The cache in ``data``; an empty one if it is unreadable or from another format."""
+        try:
+            raw = json.loads(data)
+            if raw.get("format") != _FORMAT:
+                return cls()
+            written = {p: Written(k, po, mo) for p, (k, po, mo) in raw["written"].items()}
+            checked = {
+                p: Checked(k, tuple(_diagnostic(d) for d in problems), _three(counts))
+                for p, (k, problems, counts) in raw["checked"].items()
+            }
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return cls()
+        return cls(written, checked)
+
+
+def _three(counts: list[int]) -> tuple[int, int, int]:
+    translated, fuzzy, untranslated = (int(n) for n in counts)
+    return translated, fuzzy, untranslated
+
+
+def _diagnostic(data: dict[str, object]) -> Diagnostic:
+    mark = Mark(str(data["path"]), int(str(data["line"])), int(str(data["column"])))
+    severity: Severity = "warning" if data["severity"] == "warning" else "error"
+    return Diagnostic(mark, str(data["message"]), str(data["hint"]), severity)
+
+
+def load(root: Path) -> CatalogCache:
+    """The cache of the project in ``root`` (empty when there is none)."""
+    try:
+        return CatalogCache.from_bytes((root / CATALOGS).read_bytes())
+    except OSError:
+        return CatalogCache()
+
+
+def problems_of(checked: Checked) -> Diagnostics:
+    return Diagnostics(list(checked.problems))
