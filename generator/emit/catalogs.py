@@ -52,6 +52,7 @@ class CatalogRun:
     problems: Diagnostics = field(default_factory=Diagnostics)  # catalog checks
     counts: dict[tuple[str, str], Counts] = field(default_factory=dict)
     cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
+    same: list[str] = field(default_factory=list)  # PO files that stay as they are
 
 
 def mo_path(package_dir: str, locale: str) -> str:
@@ -144,6 +145,9 @@ def _locale(locale: str) -> CatalogRun:
         )
         if checked is not None and output == data:  # the checks hold for the file as it stays
             run.cache.checked[path] = checked
+        if output == data:  # a worker need not send back what the parent already has
+            del run.files[path]
+            run.same.append(path)
     return run
 
 
@@ -206,6 +210,7 @@ def process(
     for domain, text in templates.items():
         run.files[str(PurePosixPath(locales_dir) / f"{domain}.pot")] = text
     for part in parts:
+        run.files.update({path: existing[path] for path in part.same})
         run.files.update(part.files)
         run.merged.update(part.merged)
         run.unreadable.extend(part.unreadable)
