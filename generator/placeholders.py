@@ -8,6 +8,7 @@ later, translators' text, so a translation can never reach an attribute of a val
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -47,13 +48,26 @@ def _explain(field: str) -> tuple[str, str]:
     return f"'{{{field}}}' is not a valid placeholder name", "use letters, digits and '_' only"
 
 
+_BRACE = re.compile(r"[{}]")
+
+
+@functools.lru_cache(maxsize=16384)
 def parse(text: str) -> Parsed:
-    """Find placeholder names and syntax problems in one message."""
+    """Find placeholder names and syntax problems in one message.
+
+    Cached: a catalog run asks about each source text once per locale and once more when it
+    compiles, and the answer (tuples) cannot be changed by the caller."""
     names: list[str] = []
     problems: list[Problem] = []
-    i, n = 0, len(text)
+    n = len(text)
+    found = _BRACE.search(text)
+    i = found.start() if found is not None else n
     while i < n:
         char = text[i]
+        if char not in "{}":  # skip, in C, to the next brace
+            found = _BRACE.search(text, i)
+            i = found.start() if found is not None else n
+            continue
         if char == "{":
             if text.startswith("{{", i):
                 i += 2
@@ -83,8 +97,6 @@ def parse(text: str) -> Parsed:
                 i += 2
                 continue
             problems.append(Problem(i, "a lone '}'", "write '}}' for a literal brace"))
-            i += 1
-        else:
             i += 1
     return Parsed(tuple(names), tuple(problems))
 
