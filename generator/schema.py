@@ -8,6 +8,7 @@ schema reference, so the two cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .registry import RECOVERY_KINDS, Actor, RetryPolicy, Shape
 
@@ -28,11 +29,15 @@ class ObjectSchema:
     fields: tuple[Field, ...]
 
     def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
+        return self._by_name[name]
 
-    @property
+    @cached_property  # asked for every key of every mapping the reader reads
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
+
+    @cached_property
+    def _by_name(self) -> dict[str, Field]:
+        return {f.name: f for f in self.fields}
 
 
 def _values(enum: type[Shape] | type[Actor] | type[RetryPolicy]) -> tuple[str, ...]:
