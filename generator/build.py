@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import os
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from . import cache, output
@@ -21,7 +23,30 @@ from .render import environment
 from .validate import load_registry
 
 
+@contextlib.contextmanager
+def few_collections() -> Iterator[None]:
+    """Let Python's cycle collector run rarely while a registry or catalogs are built.
+
+    Both build hundreds of thousands of small objects that stay alive, and the collector,
+    which by default runs after every 700 allocations, walks all of them each time it
+    reaches the older generations: on 10,000 codes in two languages that tripled the time of
+    a run. The objects made here hold few reference cycles, so collecting after every
+    200,000 allocations instead costs no memory that matters. The previous setting is
+    restored, since errorbook also runs inside other programs (MkDocs, hatchling)."""
+    previous = gc.get_threshold()
+    gc.set_threshold(200_000, 20, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
 def registry_for(config: Config) -> Registry:
+    with few_collections():
+        return _registry_for(config)
+
+
+def _registry_for(config: Config) -> Registry:
     """Load the configured registry. Diagnostics name the file as the user can find it;
     generated files name it relative to the project (or by file name), the same on every
     machine."""
@@ -70,6 +95,13 @@ def run(
 
     With ``use_cache``, a catalog the last run wrote and nobody changed since is taken as it
     is (see :mod:`generator.cache`); the files are the same either way."""
+    with few_collections():
+        return _run(config, registry, existing, use_cache)
+
+
+def _run(
+    config: Config, registry: Registry, existing: dict[str, bytes] | None, use_cache: bool
+) -> tuple[Files, catalogs.CatalogRun]:
     env = environment(config.templates)
     package_dir = (
         PurePosixPath(config.display(config.python_out)) / registry.meta.package

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -425,3 +426,23 @@ def test_the_well_formed_shortcut_never_hides_a_problem(
 def test_the_well_formed_shortcut_takes_real_catalogs() -> None:
     for path in sorted((ROOT / "locales").rglob("*.po*")):
         assert pofile._well_formed(path.read_text("utf-8")), path
+
+
+def test_the_collector_is_tuned_only_while_errorbook_builds(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run raises the cycle collector's threshold for its own work and puts it back, since
+    errorbook also runs inside MkDocs and hatchling."""
+    seen: list[tuple[int, int, int]] = []
+    process = catalogs.process
+
+    def recording(*args: Any, **kwargs: Any) -> catalogs.CatalogRun:
+        seen.append(gc.get_threshold())
+        return process(*args, **kwargs)
+
+    monkeypatch.setattr(catalogs, "process", recording)
+    before = gc.get_threshold()
+    settings = config.load(cwd=project)
+    build.run(settings, build.registry_for(settings))
+    assert seen and seen[0][0] > before[0]
+    assert gc.get_threshold() == before
