@@ -11,11 +11,10 @@ Catalogs are loaded on first use, one locale at a time.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable, Mapping
-from importlib import resources
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from .codes import CODES, LOCALES, SOURCE_LOCALE, CodeInfo, ErrorCode
-from .envelope import _code, check_params, fill
+from .envelope import _FIELD, _code, check_params
 
 DOMAIN = "messages"
 #: Per language: its default script, and regions whose script differs (from CLDR).
@@ -33,6 +32,10 @@ _CACHE_LIMIT = 512
 _COUNTS = 1024
 _catalogs: dict[str, gettext.NullTranslations] = {}
 _translators: dict[str | None, Translator] = {}
+#: A template made into a function of the parameters; it returns what format_map would.
+_Fill = Callable[[dict[str, object]], str]
+#: Fields that _join fills with one f-string; a longer template is joined from such pieces.
+_FIELDS_AT_ONCE = 4
 
 
 def _parse(tag: str) -> tuple[str, str | None, str | None] | None:
@@ -84,9 +87,72 @@ def fallback_chain(locale: str | None) -> tuple[str, ...]:
     return tuple(chain)
 
 
+def _split(template: str, allowed: Collection[str]) -> tuple[list[str], list[str]] | None:
+    """The literal text around each field of ``template`` (``{{`` and ``}}`` already made
+    single braces) and the fields' names; None if anything else is in braces (a position, an
+    attribute, a conversion, a format spec, a name not in ``allowed``, a lone brace)."""
+    literals: list[str] = []
+    names: list[str] = []
+    text: list[str] = []
+    position = 0
+    for match in _FIELD.finditer(template):
+        text.append(template[position:match.start()])
+        token, name = match.group(0), match.group(1)
+        if token in ("{{", "}}"):
+            text.append(token[0])
+        elif name is not None and name in allowed:
+            literals.append("".join(text))
+            names.append(name)
+            text = []
+        else:
+            return None
+        position = match.end()
+    text.append(template[position:])
+    literals.append("".join(text))
+    return literals, names
+
+
+def _join(literals: Sequence[str], names: Sequence[str]) -> _Fill:
+    """A function that puts ``p[name]`` between the literals with an f-string.
+
+    An f-string formats each value as str.format does (``format(value, "")``, left to right,
+    a missing name a KeyError) but does not parse the template again on every call, which is
+    most of what format_map spends on a message. Beyond _FIELDS_AT_ONCE fields the text is
+    joined from pieces, still left to right.
+    """
+    if len(names) > _FIELDS_AT_ONCE:
+        head = _join([*literals[:_FIELDS_AT_ONCE], ""], names[:_FIELDS_AT_ONCE])
+        tail = _join(literals[_FIELDS_AT_ONCE:], names[_FIELDS_AT_ONCE:])
+        return lambda p: head(p) + tail(p)
+    if len(names) == 4:
+        (a, b, c, d, e), (v, w, x, y) = literals, names
+        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}{p[y]}{e}"
+    if len(names) == 3:
+        (a, b, c, d), (v, w, x) = literals, names
+        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}"
+    if len(names) == 2:
+        (a, b, c), (v, w) = literals, names
+        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}"
+    if len(names) == 1:
+        (a, b), (v,) = literals, names
+        return lambda p: f"{a}{p[v]}{b}"
+    (text,) = literals
+    return lambda p: text
+
+
+def _compile(template: str, allowed: Collection[str]) -> _Fill | None:
+    """A function that fills ``template`` as format_map would, for parameters with every name
+    of ``allowed``, only faster; None if the template has any other field, as a translation
+    must not (the same test as envelope.fill's)."""
+    pieces = _split(template, allowed)
+    return None if pieces is None else _join(*pieces)
+
+
 def _load(locale: str) -> gettext.NullTranslations:
     found = _catalogs.get(locale)
     if found is None:
+        from importlib import resources  # here, not above: it would add to every import
+
         path = resources.files(__package__) / "locales" / locale / "LC_MESSAGES" / f"{DOMAIN}.mo"
         try:
             with path.open("rb") as stream:
@@ -100,9 +166,9 @@ def _load(locale: str) -> gettext.NullTranslations:
 class Translator:
     """Messages in one negotiated locale; build it once and reuse it.
 
-    Each code's translation is checked once, on first use, and kept: a template that passed
-    (plain ``{name}`` fields of the code's own placeholders, ``{{`` and ``}}``) is then
-    filled by ``str.format``, which with such a template can only substitute values.
+    Each code's translation is checked once, on first use, and kept compiled (see _compile):
+    a template that passed (plain ``{name}`` fields of the code's own placeholders, ``{{`` and
+    ``}}``) can then only substitute values, as str.format would.
     """
 
     def __init__(self, locale: str | None = None) -> None:
@@ -110,13 +176,13 @@ class Translator:
         self.chain = fallback_chain(locale)
         self.locale = self.chain[0]
         self._codes: dict[str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]] = {}
-        self._templates: dict[tuple[str, int], str] = {}
-        # The fast path: a code without a count maps to (its placeholder names, its checked
-        # template); a call with exactly those names is one dict look-up and one format_map.
-        self._ready: dict[str, tuple[frozenset[str], str]] = {}
-        # And for a code with a count: (names, count name, templates by count seen), at most
-        # _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
-        self._plural: dict[str, tuple[frozenset[str], str, dict[object, str]]] = {}
+        self._templates: dict[tuple[str, int], tuple[str, _Fill]] = {}
+        # The fast path: a code without a count maps to (its placeholder names, its compiled
+        # template); a call with exactly those names is one dict look-up and one call.
+        self._ready: dict[str, tuple[frozenset[str], _Fill]] = {}
+        # And for a code with a count: (names, count name, compiled templates by count seen),
+        # at most _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
+        self._plural: dict[str, tuple[frozenset[str], str, dict[object, _Fill]]] = {}
 
     def _code_facts(self, code: ErrorCode | str) -> tuple[CodeInfo, frozenset[str],
                                                          gettext.NullTranslations | None]:
@@ -137,7 +203,8 @@ class Translator:
         return facts
 
     def _template(self, info: CodeInfo, source: gettext.NullTranslations | None,
-                  count: int | None) -> str:
+                  count: int | None) -> tuple[str, _Fill]:
+        """The checked template for ``count`` and its compiled form, kept per plural form."""
         if count is None or info.message_plural is None:
             form = 0
         elif source is None:
@@ -145,8 +212,8 @@ class Translator:
         else:
             form = self._selector(source)(count)  # from the catalog's Plural-Forms
         key = (info.code.value, -1 - form if source is None else form)
-        template = self._templates.get(key)
-        if template is None:
+        found = self._templates.get(key)
+        if found is None:
             if source is None:
                 text = info.message if form == 0 or info.message_plural is None \
                     else info.message_plural
@@ -155,29 +222,39 @@ class Translator:
                                         count)
             else:
                 text = source.pgettext(info.code.value, info.message)
-            if fill(text, info.placeholders, dict.fromkeys(info.placeholders, "")) is None:
+            compiled = _compile(text, info.placeholders)
+            if compiled is None:
                 # A translation with a forbidden field: never trust it, use the source.
                 text = info.message if form == 0 or info.message_plural is None \
                     else info.message_plural
-            template = self._templates[key] = text
-        return template
+                compiled = _compile(text, info.placeholders)
+            # The source has only its own placeholders (the generator checks); if not, it is
+            # filled as it always was.
+            found = self._templates[key] = (text, compiled or text.format_map)
+        return found
 
     def template(self, code: ErrorCode | str, count: int | None = None) -> str:
         """The translated template for a code (the source text where none is usable)."""
         info, _, source = self._codes.get(str(code)) or self._code_facts(code)
-        return self._template(info, source, count)
+        return self._template(info, source, count)[0]
 
     def message(self, code: ErrorCode | str, /, **params: object) -> str:
         """The localized message, filled in. Bad parameters raise TypeError naming them."""
         ready = self._ready.get(code)  # an ErrorCode hashes and compares as its value
         if ready is not None and params.keys() == ready[0]:
-            return ready[1].format_map(params)
+            return ready[1](params)
+        return self._counted(code, params)
+
+    def _counted(self, code: ErrorCode | str, params: dict[str, object]) -> str:
+        """message() after its first look-up missed: a code with a count whose names are
+        exactly the code's, with a count already seen, takes its kept template; every other
+        call takes _message, which checks the parameters."""
         plural = self._plural.get(code)
         if plural is not None and params.keys() == plural[0]:
             count = params[plural[1]]
-            template = plural[2].get(count) if count.__class__ is int else None  # not a bool
-            if template is not None:
-                return template.format_map(params)
+            known = plural[2].get(count) if count.__class__ is int else None  # not a bool
+            if known is not None:
+                return known(params)
         return self._message(code, params)
 
     def _message(self, code: ErrorCode | str, params: dict[str, object]) -> str:
@@ -187,14 +264,14 @@ class Translator:
         if params.keys() != names or (info.count is not None and type(count) is not int):
             check_params(info, params)  # raises, naming the code and the placeholder
         number = count if isinstance(count, int) else None
-        template = self._template(info, source, number)
+        compiled = self._template(info, source, number)[1]
         if info.count is None:
-            self._ready[info.code.value] = (names, template)
+            self._ready[info.code.value] = (names, compiled)
         elif number is not None:
             entry = self._plural.setdefault(info.code.value, (names, info.count, {}))
             if len(entry[2]) < _COUNTS and type(number) is int:
-                entry[2][number] = template
-        return template.format_map(params)
+                entry[2][number] = compiled
+        return compiled(params)
 
     @staticmethod
     def _selector(source: gettext.NullTranslations | None) -> Callable[[int], int]:
@@ -220,7 +297,7 @@ def message(code: ErrorCode | str, locale: str | None = None, /, **params: objec
     found = _translators.get(locale)
     if found is None:
         found = translator(locale)
-    ready = found._ready.get(code)
+    ready = found._ready.get(code)  # as Translator.message, without a second call to get there
     if ready is not None and params.keys() == ready[0]:
-        return ready[1].format_map(params)
-    return found._message(code, params)
+        return ready[1](params)
+    return found._counted(code, params)
