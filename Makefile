@@ -24,15 +24,12 @@ generate: $(STAMP)
 
 # Every published language is its own MkDocs build (its own search index), into
 # site/build/<lang>/ (git-ignored); site/build/index.html points to the source language.
+# scripts/build_site.py runs `mkdocs build --strict` for each site/mkdocs.<lang>.yml, the
+# languages side by side (separate processes), and fails if any build warns.
 site: generate site-build
 
 site-build: $(STAMP)
-	rm -rf site/build
-	for config in site/mkdocs.*.yml; do \
-		case $$config in *.base.yml) continue ;; esac; \
-		$(BIN)/mkdocs build --strict --quiet -f $$config || exit 1; \
-	done
-	cp site/root/index.html site/build/index.html
+	$(BIN)/python scripts/build_site.py
 
 # errorbook's own site text: extract it from the templates, merge it into each language.
 site-strings: $(STAMP)

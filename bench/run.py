@@ -14,11 +14,17 @@ PO files about 95% translated, and measures:
 - the generated package at run time: ``message()`` against ``GNUTranslations.pgettext`` +
   ``str.format`` on the same MO file, and its import time.
 
+And the docs site, for 1,000 codes in 3 languages (en, and de and ja translated): a project
+with a site, ``errorbook generate`` (which writes every language's pages), then the site build
+as ``make site-build`` runs it (scripts/build_site.py: ``mkdocs build --strict`` per language),
+its total wall time, each language's, and the pages built.
+
 It prints a table and writes the same results to site/pages/performance.md.
 
-    .venv/bin/python bench/run.py                 # 1000x10 and 10000x30
-    .venv/bin/python bench/run.py --quick         # 1000x10 only
-    .venv/bin/python bench/run.py --sizes 500x5 --no-page
+    .venv/bin/python bench/run.py                 # 1000x10 and 10000x30, and the docs site
+    .venv/bin/python bench/run.py --quick         # 1000x10 only, and the docs site
+    .venv/bin/python bench/run.py --sizes 500x5 --no-docs --no-page
+    .venv/bin/python bench/run.py --docs-only     # the docs site only (does not write the page)
 
 bench/profile_generate.py profiles one full generation by function.
 """
@@ -29,6 +35,7 @@ import argparse
 import contextlib
 import gettext
 import importlib
+import json
 import os
 import platform
 import re
@@ -54,6 +61,11 @@ ROOT = HERE.parent
 PAGE = ROOT / "site" / "pages" / "performance.md"
 BIN = Path(sys.executable).parent
 DEFAULT_SIZES = "1000x10,10000x30"
+#: The docs site's size: 1,000 codes, the source language and two translated ones.
+DOCS_SIZE = synth.Size.of(1000, ("de", "ja"))
+DOCS_TARGET = 10.0  # seconds, for the whole site build
+DOCS_RUNS = 5
+SITE_BUILD = ROOT / "scripts" / "build_site.py"  # what `make site-build` runs
 RUNTIME_LOCALE = "de"
 _START = time.perf_counter()
 
@@ -231,8 +243,9 @@ def repetitions(first: float, limit: int) -> int:
     return 1
 
 
-def measure(step: Step, once: Callable[[], Child], limit: int = 5) -> Step:
-    """Run ``once`` until it has run as often as ``repetitions`` allows (or fails)."""
+def measure(step: Step, once: Callable[[], Child], limit: int = 5, runs: int | None = None) -> Step:
+    """Run ``once`` until it has run as often as ``repetitions`` allows, or ``runs`` times
+    whatever each takes (or until it fails)."""
     child = once()
     step.add(child)
     if child.timed_out:
@@ -241,7 +254,7 @@ def measure(step: Step, once: Callable[[], Child], limit: int = 5) -> Step:
         step.error = f"exit {child.code}"
         step.notes.append(_first_last(child.err or child.out))
         return step
-    for _ in range(repetitions(child.seconds, limit) - 1):
+    for _ in range((runs or repetitions(child.seconds, limit)) - 1):
         child = once()
         step.add(child)
         if child.timed_out or child.code != 0:
@@ -657,6 +670,128 @@ def bench_size(size: synth.Size, scratch: Path, timeout: float) -> SizeResult:
     return result
 
 
+# --- the docs site ---------------------------------------------------------------------
+
+
+@dataclass
+class Language:
+    lang: str
+    seconds: list[float] = field(default_factory=list)  # its build's wall time, per run
+    cpu: list[float] = field(default_factory=list)
+    pages: int = 0
+
+
+@dataclass
+class DocsResult:
+    size: synth.Size
+    setup: float = 0.0
+    markdown_pages: dict[str, int] = field(default_factory=dict)
+    generate: Step = field(default_factory=lambda: Step("errorbook generate (with the site)"))
+    render: Step = field(default_factory=lambda: Step("site rendering (in-process)"))
+    build: Step = field(default_factory=lambda: Step("site build"))
+    languages: dict[str, Language] = field(default_factory=dict)
+    jobs: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(self.languages) or ("en", *self.size.tags)
+
+
+def site_rendering(result: DocsResult, work: Path, runs: int = 3) -> None:
+    """How long ``errorbook generate`` spends rendering the site: the pipeline in-process, with
+    the site emitter timed (the rest of it, catalogs and Python package, is not)."""
+    try:
+        from generator import build as eb_build
+        from generator import config as eb_config
+        from generator.emit import site as eb_site
+
+        settings = eb_config.load(work / "pyproject.toml")
+        registry = eb_build.registry_for(settings)
+        emit = eb_site.emit
+        spent: list[float] = []
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return emit(*args, **kwargs)
+            finally:
+                spent.append(time.perf_counter() - start)
+
+        eb_site.emit = timed  # type: ignore[assignment]
+        try:
+            for _ in range(runs):
+                eb_build.run(settings, registry)
+        finally:
+            eb_site.emit = emit  # type: ignore[assignment]
+        if len(spent) != runs:
+            raise RuntimeError("the pipeline did not call generator.emit.site.emit")
+        result.render.times.extend(spent)
+    except Exception as exc:  # errorbook's internals may change: say so, go on
+        result.render.error = f"{type(exc).__name__}: {exc}"
+    log(f"  site rendering (site.emit): {result.render.show()}")
+
+
+def bench_docs(size: synth.Size, scratch: Path, timeout: float) -> DocsResult:
+    """A project with a site: ``errorbook generate``, then the site build of ``make
+    site-build``, timed as a user runs them."""
+    result = DocsResult(size)
+    folder = scratch / f"docs-{size.label}"
+    base, work = folder / "base", folder / "work"
+    log(f"docs site: {size.codes} codes, en + {' + '.join(size.tags)}: building the project")
+    start = time.perf_counter()
+    synth.make(base, size, site=True)
+    result.setup = time.perf_counter() - start
+
+    def generate() -> Child:
+        copy_tree(base, work)  # the translations are new to it: every language's pages change
+        child = run_child(errorbook("generate"), work, timeout)
+        log(f"  errorbook generate: {seconds(child.seconds)}, exit {child.code}")
+        return child
+
+    measure(result.generate, generate, limit=3)
+    if result.generate.value is None:
+        result.build.notes.append("not measured: errorbook generate failed")
+        return result
+    site = work / "site"
+    wanted = ("en", *size.tags)
+    found = [c.name.split(".")[1] for c in site.glob("mkdocs.*.yml") if c.name != "mkdocs.base.yml"]
+    for lang in sorted(found, key=lambda x: (wanted.index(x) if x in wanted else len(wanted), x)):
+        result.languages[lang] = Language(lang)
+        result.markdown_pages[lang] = sum(1 for _ in (site / "docs" / lang).rglob("*.md"))
+    if sorted(found) != sorted(wanted):
+        result.notes.append(
+            f"published {', '.join(result.languages) or 'nothing'}, not {', '.join(wanted)}"
+        )
+    site_rendering(result, work)
+    timings = folder / "site-build.json"
+
+    def build() -> Child:
+        timings.unlink(missing_ok=True)
+        child = run_child(
+            [sys.executable, str(SITE_BUILD), "--site", str(site), "--json", str(timings)],
+            work,
+            timeout,
+        )
+        if child.code == 0 and timings.is_file():
+            data = json.loads(timings.read_text("utf-8"))
+            result.jobs = data["jobs"]
+            for one in data["builds"]:
+                language = result.languages.setdefault(one["lang"], Language(one["lang"]))
+                language.seconds.append(one["seconds"])
+                language.cpu.append(one["cpu"])
+                language.pages = one["pages"]
+            per = ", ".join(f"{b['lang']} {seconds(b['seconds'])}" for b in data["builds"])
+            log(f"  site build: {seconds(child.seconds)} ({per})")
+        else:
+            log(f"  site build: exit {child.code}: {_tail(child.out + child.err)}")
+        return child
+
+    measure(result.build, build, runs=DOCS_RUNS)  # always a few: the wall time is the target
+    shutil.rmtree(folder, ignore_errors=True)
+    return result
+
+
 # --- the report ------------------------------------------------------------------------
 
 
@@ -839,7 +974,25 @@ class Target:
     met: bool | None  # None: not measured
 
 
-def targets(results: Sequence[SizeResult], info: Machine) -> list[Target]:
+def docs_label(size: synth.Size) -> str:
+    """Codes x languages, the source language included (the site publishes it too)."""
+    return f"{size.codes:,} × {size.locales + 1}"
+
+
+def docs_target(docs: DocsResult | None) -> Target:
+    text = f"docs build, {docs_label(DOCS_SIZE)}, under {DOCS_TARGET:.0f} s"
+    if docs is None:
+        return Target(text, "not measured", None)
+    step = docs.build
+    if step.value is None:
+        return Target(text, step.show(), False if step.timeout is not None else None)
+    cpu = f"; CPU time of its builds {seconds(statistics.median(step.cpu))}" if step.cpu else ""
+    return Target(text, step.show() + cpu, step.value < DOCS_TARGET)
+
+
+def targets(
+    results: Sequence[SizeResult], info: Machine, docs: DocsResult | None = None
+) -> list[Target]:
     found: list[Target] = []
     big = next((r for r in results if r.size == synth.Size(10000, 30)), None)
     noop = big.noop if big else None
@@ -921,14 +1074,68 @@ def targets(results: Sequence[SizeResult], info: Machine) -> list[Target]:
                     None if a is None or b is None else a <= 0.8 * b,
                 )
             )
+    found.append(docs_target(docs))
     return found
+
+
+def docs_tables(docs: DocsResult) -> list[str]:
+    """The docs site's section: the whole build, each language, and the generation."""
+    tags = docs.tags
+    lines = [
+        f"## Docs site ({docs_label(docs.size)}: {', '.join(tags)})",
+        "",
+    ]
+
+    def cell(values: list[float]) -> str:
+        if not values:
+            return "n/a"
+        text = seconds(statistics.median(values))
+        return f"{text} (median of {len(values)})" if len(values) > 1 else text
+
+    def pages(lang: str) -> str:
+        found = docs.languages.get(lang)
+        built = f"{found.pages:,} HTML" if found and found.pages else "n/a"
+        return f"{docs.markdown_pages.get(lang, 0):,} Markdown → {built}"
+
+    cpu = [
+        sum(values) for values in zip(*(lang.cpu for lang in docs.languages.values()), strict=False)
+    ]
+    rows = [
+        ["languages (one MkDocs build each)",
+         f"{len(docs.languages)}, {docs.jobs or 'n/a'} at a time"],
+        [f"site build as `make site-build` runs it, all {len(tags)} languages (wall)",
+         docs.build.show()],
+        *[[f"— {lang}: its build's wall time, in the same runs", cell(found.seconds)]
+          for lang, found in docs.languages.items()],
+        *[[f"— {lang}: its build's CPU time", cell(found.cpu)]
+          for lang, found in docs.languages.items()],
+        ["CPU time of all the builds", cell(cpu)],
+        *[[f"pages, {lang}", pages(lang)] for lang in docs.languages],
+        ["errorbook generate, writing every language's pages (wall)", docs.generate.show()],
+        ["— of which rendering the site (`site.emit`, in-process)", docs.render.show()],
+        ["setup (not measured: synthesis, first generate, translation)", seconds(docs.setup)],
+    ]  # fmt: skip
+    lines += table(["", docs_label(docs.size)], rows)
+    notes = [f"- {note}" for note in dict.fromkeys(docs.notes) if note]
+    for step in (docs.generate, docs.render, docs.build):
+        notes += [f"- {step.name}: {note}" for note in dict.fromkeys(step.notes) if note]
+        if step.error:
+            notes.append(f"- {step.name}: {step.error}")
+    if notes:
+        lines += ["", "Notes from the run:", "", *notes]
+    return lines
 
 
 def verdict(met: bool | None) -> str:
     return {True: "met", False: "**not met**", None: "not measured"}[met]
 
 
-def report(results: Sequence[SizeResult], info: Machine, argv: Sequence[str]) -> str:
+def report(
+    results: Sequence[SizeResult],
+    info: Machine,
+    argv: Sequence[str],
+    docs: DocsResult | None = None,
+) -> str:
     sizes = ", ".join(label(r.size) for r in results)
     lines = [
         "# Performance",
@@ -942,7 +1149,8 @@ def report(results: Sequence[SizeResult], info: Machine, argv: Sequence[str]) ->
         "These numbers come from `make bench` (which runs `.venv/bin/python bench/run.py"
         + (" " + " ".join(argv) if argv else "")
         + "`; `--quick` measures the small size only, `--sizes 1000x10,10000x30` chooses "
-        "them). Run it again to reproduce them; it rewrites this page. "
+        "them, `--no-docs` leaves the docs site out and `--docs-only` measures it alone, "
+        "without writing this page). Run it again to reproduce them; it rewrites this page. "
         "`.venv/bin/python bench/profile_generate.py` shows where one full generation spends "
         "its time, by function.",
         "",
@@ -978,7 +1186,18 @@ def report(results: Sequence[SizeResult], info: Machine, argv: Sequence[str]) ->
         "- **Run time**: `message(code, locale, **params)` of the generated package against "
         "`gettext.GNUTranslations.pgettext` (or `npgettext`) followed by `str.format` on the "
         "same MO file, per call with `timeit` after a first call has loaded the catalog.",
-        "- Times are wall-clock medians of a few runs (one run for steps over 20 s); peak "
+        f"- **Docs site** ({docs_label(DOCS_SIZE)}: the source language en, and de and ja "
+        "translated): the same kind of project, with a site (errorbook's own "
+        "`mkdocs.base.yml`), translated the same way, so that both target languages are "
+        "published. `errorbook generate` on a fresh copy writes every language's pages; then "
+        "the site is built as `make site-build` builds it, with `scripts/build_site.py`: one "
+        "`mkdocs build --strict` process per language (the errorbook plugin included), side "
+        "by side while the previous build is deleted, then the redirect page. The time is the "
+        "whole script; each language's wall and CPU time come from its own process. The share "
+        "of `errorbook generate` that renders the site is the site emitter's time, measured "
+        "in-process over the same pipeline.",
+        "- Times are wall-clock medians of a few runs (one run for steps over 20 s, except "
+        f"the site build: always {DOCS_RUNS}); peak "
         "memory is `ru_maxrss` of the child process. A step that exceeds its timeout is "
         "killed and shown as timed out.",
         "",
@@ -987,18 +1206,22 @@ def report(results: Sequence[SizeResult], info: Machine, argv: Sequence[str]) ->
     ]
     lines += table(
         ["target", "measured", "verdict"],
-        [[t.text, t.measured, verdict(t.met)] for t in targets(results, info)],
+        [[t.text, t.measured, verdict(t.met)] for t in targets(results, info, docs)],
     )
     lines += [""]
-    lines += results_tables(results, info)
-    lines += [
-        "",
-        f"Bare interpreter: `python -c pass` {seconds(info.bare_python)}, "
-        f'`python -c "import generator"` {seconds(info.bare_generator)}, '
-        f'`python -c "import generator.cli"` {seconds(info.cli_import)} (what the `errorbook` '
-        "command imports before it reads anything); whole processes, medians of 9.",
-        "",
-    ]
+    if results:
+        lines += results_tables(results, info)
+        lines += [
+            "",
+            f"Bare interpreter: `python -c pass` {seconds(info.bare_python)}, "
+            f'`python -c "import generator"` {seconds(info.bare_generator)}, '
+            f'`python -c "import generator.cli"` {seconds(info.cli_import)} (what the '
+            "`errorbook` command imports before it reads anything); whole processes, medians "
+            "of 9.",
+            "",
+        ]
+    if docs is not None:
+        lines += [*docs_tables(docs), ""]
     return "\n".join(lines)
 
 
@@ -1035,10 +1258,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="seconds after which one run of a step is killed and shown as timed out (default 300)",
     )
     parser.add_argument("--no-page", action="store_true", help=f"do not write {PAGE.name}")
+    parser.add_argument(
+        "--no-docs", action="store_true", help=f"skip the docs site ({docs_label(DOCS_SIZE)})"
+    )
+    parser.add_argument(
+        "--docs-only",
+        action="store_true",
+        help=f"only the docs site ({docs_label(DOCS_SIZE)}); prints, does not write {PAGE.name}",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary projects")
     args = parser.parse_args(argv)
+    if args.docs_only and (args.no_docs or args.quick or args.sizes):
+        parser.error("--docs-only measures the docs site alone")
     sizes = parse_sizes(args.sizes or ("1000x10" if args.quick else DEFAULT_SIZES))
-    if shutil.which("msgfmt") is None or shutil.which("msgmerge") is None:
+    if args.docs_only:
+        sizes, args.no_page = [], True
+    elif shutil.which("msgfmt") is None or shutil.which("msgmerge") is None:
         parser.error("GNU gettext (msgmerge, msgfmt) is needed: apt-get install gettext")
     info = machine()
     log(f"errorbook {info.errorbook} ({info.commit}); load average {info.load}")
@@ -1047,10 +1282,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         bare_imports(info, scratch)
         for size in sizes:
             results.append(bench_size(size, scratch, args.timeout))
+        docs = None if args.no_docs else bench_docs(DOCS_SIZE, scratch, args.timeout)
     info.total = time.perf_counter() - _START
     info.load_end = " ".join(f"{x:.2f}" for x in os.getloadavg())
     shown = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--no-page"]
-    text = report(results, info, shown)
+    if args.docs_only and docs is not None:  # not the page: only what was measured
+        target = docs_target(docs)
+        text = "\n".join(
+            [
+                f"Load average at the start: {info.load}; at the end: {info.load_end}.",
+                "",
+                *table(
+                    ["target", "measured", "verdict"],
+                    [[target.text, target.measured, verdict(target.met)]],
+                ),
+                "",
+                *docs_tables(docs),
+            ]
+        )
+    else:
+        text = report(results, info, shown, docs)
     print()
     print(text)
     if not args.no_page:

@@ -1,10 +1,12 @@
 """Synthetic errorbook projects for the benchmark.
 
 A project is a folder with a ``pyproject.toml`` (``[tool.errorbook]``: registry and
-python-out only, so no site and no TypeScript module) and a valid ``codes.yaml`` of N codes
-and L target locales. The prose is varied (sentences of 10 to 40 words built from a
-vocabulary), codes have 0 to 3 placeholders with descriptions and examples, and about one in
-five has a plural message counted by an integer placeholder.
+python-out only, so no site and no TypeScript module; with ``site=True`` also ``site``, so that
+``errorbook generate`` writes the MkDocs site too) and a valid ``codes.yaml`` of N codes and L
+target locales (the first L of ``LOCALES``, or the ones a ``Size`` names). The prose is
+varied (sentences of 10 to 40 words built from a vocabulary), codes have 0 to 3 placeholders
+with descriptions and examples, and about one in five has a plural message counted by an
+integer placeholder.
 
 ``translate_catalogs`` fills the PO files that ``errorbook generate`` started with plausible
 fake translations (pseudo-words in each language's script) for about 95% of the entries,
@@ -16,6 +18,7 @@ Everything is deterministic for a given seed.
 
     python bench/synth.py DIR --codes 1000 --locales 10      # registry only
     python bench/synth.py DIR --codes 1000 --locales 10 --translate
+    python bench/synth.py DIR --codes 1000 --tags de,ja --site --translate
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ version = "0.0.0"
 registry = "codes.yaml"
 python-out = "out"
 """
+#: The same, with a site: ``errorbook generate`` also writes site/ (pages and mkdocs.*.yml).
+PYPROJECT_SITE = PYPROJECT + 'site = "site"\n'
+#: The hand-written MkDocs settings every language inherits: those of errorbook's own site.
+BASE_CONFIG = Path(__file__).resolve().parent.parent / "site" / "mkdocs.base.yml"
 
 
 # --- vocabulary --------------------------------------------------------------------------
@@ -300,10 +307,20 @@ class CodeSpec:
 class Size:
     codes: int
     locales: int
+    chosen: tuple[str, ...] = ()  # the target locales by name; default: LOCALES[:locales]
+
+    @classmethod
+    def of(cls, codes: int, tags: Sequence[str]) -> Size:
+        """``codes`` codes and the target locales ``tags`` (each one of ``LOCALES``)."""
+        unknown = [tag for tag in tags if tag not in LOCALES]
+        if unknown or len(set(tags)) != len(tags):
+            raise ValueError(f"target locales must be distinct ones of {', '.join(LOCALES)}")
+        return cls(codes, len(tags), tuple(tags))
 
     @property
     def label(self) -> str:
-        return f"{self.codes}x{self.locales}"
+        named = "".join(f"-{tag}" for tag in self.chosen)
+        return f"{self.codes}x{self.locales}{named}"
 
     @property
     def package(self) -> str:
@@ -311,6 +328,8 @@ class Size:
 
     @property
     def tags(self) -> tuple[str, ...]:
+        if self.chosen:
+            return self.chosen
         if self.locales > len(LOCALES):
             raise ValueError(f"at most {len(LOCALES)} locales")
         return LOCALES[: self.locales]
@@ -594,10 +613,13 @@ def reword(registry: Registry, fraction: float = 0.05, seed: int = 11) -> Regist
     return Registry(registry.size, codes, list(registry.limits))
 
 
-def write_project(root: Path, registry: Registry) -> Path:
+def write_project(root: Path, registry: Registry, site: bool = False) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pyproject.toml").write_text(PYPROJECT, "utf-8")
+    (root / "pyproject.toml").write_text(PYPROJECT_SITE if site else PYPROJECT, "utf-8")
     (root / "codes.yaml").write_text(render(registry), "utf-8")
+    if site:
+        (root / "site").mkdir(exist_ok=True)
+        (root / "site" / "mkdocs.base.yml").write_bytes(BASE_CONFIG.read_bytes())
     return root
 
 
@@ -763,11 +785,15 @@ def errorbook_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "generator"]
 
 
-def make(root: Path, size: Size, seed: int = 7, share: float = 0.95) -> Registry:
+def make(
+    root: Path, size: Size, seed: int = 7, share: float = 0.95, site: bool = False
+) -> Registry:
     """A project at ``root``: the registry, then ``errorbook generate`` once, then the PO files
-    filled with translations. Returns the registry's data."""
+    filled with translations. Returns the registry's data. With ``site`` the project has a
+    site; this first run publishes only the source language (nothing is translated yet), the
+    next ``errorbook generate`` every language whose docs prose is now translated."""
     registry = build(size, seed)
-    write_project(root, registry)
+    write_project(root, registry, site)
     subprocess.run(
         [*errorbook_command(), "generate"], cwd=root, check=True, stdout=subprocess.DEVNULL
     )
@@ -780,16 +806,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--codes", type=int, default=1000)
     parser.add_argument("--locales", type=int, default=10)
+    parser.add_argument(
+        "--tags", default=None, help="target locales by name, e.g. de,ja (instead of --locales)"
+    )
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--site", action="store_true", help="the project has a site")
     parser.add_argument(
         "--translate", action="store_true", help="also run errorbook generate and translate"
     )
     args = parser.parse_args(argv)
-    size = Size(args.codes, args.locales)
-    if args.translate:
-        make(args.folder, size, args.seed)
+    if args.tags:
+        size = Size.of(args.codes, [tag.strip() for tag in args.tags.split(",") if tag.strip()])
     else:
-        write_project(args.folder, build(size, args.seed))
+        size = Size(args.codes, args.locales)
+    if args.translate:
+        make(args.folder, size, args.seed, site=args.site)
+    else:
+        write_project(args.folder, build(size, args.seed), args.site)
     print(f"{args.folder}: {size.codes} codes, locales {' '.join(size.tags)}")
     return 0
 

@@ -147,6 +147,25 @@ def _run(
     return files, catalog_run
 
 
+def regenerate(
+    config: Config, plain: bool = True, use_cache: bool = True
+) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
+    """What ``errorbook generate`` does after its stamp check: every output written (only
+    those that changed), then the catalog cache and the stamp the next run starts from.
+
+    ``plain`` says the configuration came from pyproject.toml alone (see
+    :func:`stamp.record`)."""
+    from . import stamp
+
+    registry = registry_for(config)
+    files, catalog_run = run(config, registry, use_cache=use_cache)
+    results = output.write(config.root, files)
+    output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    written = [r.path for r in results if r.status != "removed"]
+    output.write_cache(config.root, stamp.STAMP, stamp.record(config, written, plain=plain))
+    return results, catalog_run
+
+
 def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | None = None) -> Files:
     """Every generated file (see :func:`run`)."""
     return run(config, registry, existing)[0]

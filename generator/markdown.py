@@ -14,21 +14,19 @@ import re
 #: What Python-Markdown (with the tables extension) accepts after a backslash.
 _ESCAPABLE = set("\\`*_{}[]()>#+-.!|")
 _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "=": "&#61;"}  # '=' could underline
+#: One table for all of it (an entity wins over a backslash: '>' is in both sets).
+_INLINE = str.maketrans(
+    {
+        **{char: "\\" + char for char in _ESCAPABLE},
+        **_ENTITIES,
+        **dict.fromkeys("\r\n\t", " "),
+    }
+)
 
 
 def inline(text: str) -> str:
     """One line of inline Markdown that renders exactly as ``text``."""
-    out = []
-    for char in text:
-        if char in _ENTITIES:
-            out.append(_ENTITIES[char])
-        elif char in _ESCAPABLE:
-            out.append("\\" + char)
-        elif char in "\r\n\t":
-            out.append(" ")
-        else:
-            out.append(char)
-    text_out = "".join(out)
+    text_out = text.translate(_INLINE)
     if text_out[:1] == " ":  # four leading spaces would start a code block
         text_out = "&#32;" + text_out[1:]
     return text_out

@@ -1,13 +1,20 @@
 """An MkDocs plugin that keeps the generated pages in step while the site is built or served.
 
-``plugins: [errorbook]`` in mkdocs.yml. Before every build it runs the same pipeline as
-``errorbook generate`` (which rewrites only files whose content changed), and under
-``mkdocs serve`` it also watches the registry and the catalogs, so editing codes.yaml or a PO
-file regenerates the pages and reloads the browser.
+``plugins: [errorbook]`` in mkdocs.yml. Before every build it does what ``errorbook generate``
+does: nothing when no input changed since the last run (the stamp says so without parsing
+anything), else the whole pipeline, which rewrites only files whose content changed, and a new
+stamp. Under ``mkdocs serve`` it also watches the registry and the catalogs, so editing
+codes.yaml or a PO file regenerates the pages and reloads the browser.
+
+Each language is its own MkDocs build, and ``make site-build`` runs them side by side: the
+builds of one project take turns here (a lock in the cache folder), so the first regenerates
+what changed and the others find the stamp up to date.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +22,33 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
-from . import build, config, output
+from . import config, stamp
 from .diagnostics import InvalidInput
+
+TURN = f"{stamp.CACHE_DIR}/site-build.lock"
+
+
+@contextlib.contextmanager
+def _one_at_a_time(root: Path) -> Iterator[None]:
+    """Wait until no other build of this project is in its pre-build step (flock: the lock
+    dies with its process)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: generate's own lock still refuses concurrent writes
+        yield
+        return
+    try:
+        (root / stamp.CACHE_DIR).mkdir(exist_ok=True)
+        handle = open(root / TURN, "a+b")  # noqa: SIM115  (held for the whole block)
+    except OSError:
+        yield  # a read-only tree: nothing can be regenerated there anyway
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
@@ -29,9 +61,17 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         settings = self._settings(config)
+        with _one_at_a_time(settings.root):
+            if stamp.unchanged(settings):
+                return  # nothing changed since the last generate: no need to parse anything
+            self._generate(settings)
+
+    @staticmethod
+    def _generate(settings: config.Config) -> None:
+        from . import build, output  # the full pipeline, only when there is work
+
         try:
-            registry = build.registry_for(settings)
-            output.write(settings.root, build.outputs(settings, registry))
+            build.regenerate(settings)
         except InvalidInput as exc:
             raise PluginError("errorbook:\n" + exc.diagnostics.render()) from None
         except output.OutputError as exc:

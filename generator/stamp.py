@@ -169,9 +169,15 @@ def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
     return True, _dump(data) if refreshed else None
 
 
-def unchanged(config: Config) -> tuple[bool, bytes | None]:
-    """:func:`_fresh` for a loaded configuration, which must be the one recorded."""
+def verify(config: Config) -> tuple[bool, bytes | None]:
+    """:func:`_fresh` for a loaded configuration, which must be the one recorded: whether
+    nothing changed, and the refreshed stamp to save if only some stat did."""
     return _fresh(str(config.root), repr(config))
+
+
+def unchanged(config: Config) -> bool:
+    """True when a ``generate`` with this configuration would change nothing."""
+    return verify(config)[0]
 
 
 def fresh_from(cwd: str) -> tuple[str, bytes | None] | None:

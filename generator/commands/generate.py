@@ -51,23 +51,15 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from .. import stamp
 
     if not args.force:
-        fresh, refreshed = stamp.unchanged(config)
+        fresh, refreshed = stamp.verify(config)
         if fresh:
             return nothing_to_do(config.root, refreshed)
-    from .. import build, cache, output  # the full pipeline, only when there is work
+    from .. import build  # the full pipeline, only when there is work
 
-    registry = build.registry_for(config)
-    files, catalog_run = build.run(config, registry, use_cache=not args.force)
-    results = output.write(config.root, files)
-    output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
-    output.write_cache(
-        config.root,
-        stamp.STAMP,
-        stamp.record(
-            config,
-            [r.path for r in results if r.status != "removed"],
-            plain=not (args.registry or args.config or args.python_out),
-        ),
+    results, catalog_run = build.regenerate(
+        config,
+        plain=not (args.registry or args.config or args.python_out),
+        use_cache=not args.force,
     )
     problems = catalog_run.problems
     if problems.items:  # generation goes on; `check` fails on these

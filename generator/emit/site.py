@@ -36,6 +36,7 @@ PAGES = (
     "limits",
     "adapters",
     "recovery",
+    "changelog",
     "schema",
     "translators",
     "progress",
