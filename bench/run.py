@@ -296,6 +296,8 @@ class SizeResult:
     full: Step = field(default_factory=lambda: Step("errorbook generate (full)"))
     written_after: float | None = None  # when a timed-out full run had written its outputs
     noop: Step = field(default_factory=lambda: Step("errorbook generate (no-op)"))
+    warm: Step = field(default_factory=lambda: Step("errorbook generate (reworded, warm cache)"))
+    one_po: Step = field(default_factory=lambda: Step("errorbook generate (one PO file edited)"))
     check: Step = field(default_factory=lambda: Step("errorbook check"))
     pybabel: Step = field(default_factory=lambda: Step("pybabel update -N + compile"))
     gnu: Step = field(default_factory=lambda: Step("msgmerge + msgfmt"))
@@ -317,10 +319,13 @@ def errorbook(*args: str) -> list[str]:
     return [*synth.errorbook_command(), *args]
 
 
-def copy_tree(source: Path, target: Path) -> Path:
+def copy_tree(source: Path, target: Path, cache: bool = True) -> Path:
+    """A copy of a project; without ``cache``, without what earlier runs left in
+    .errorbook-cache (the stamp and the catalog cache), as in a fresh clone."""
     if target.exists():
         shutil.rmtree(target)
-    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    skip = ("__pycache__",) if cache else ("__pycache__", ".errorbook-cache")
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*skip))
     return target
 
 
@@ -352,7 +357,7 @@ def full_generation(
     ]
 
     def once() -> Child:
-        copy_tree(base, work)
+        copy_tree(base, work, cache=False)  # cold: nothing an earlier run knew
         (work / "codes.yaml").write_text(reworded, "utf-8")
         state["start"] = time.time()
         child = run_child(errorbook("generate"), work, timeout, sample=True)
@@ -376,6 +381,48 @@ def full_generation(
         "was killed in what follows the writing"
     )
     return True
+
+
+def warm_generation(
+    result: SizeResult, base: Path, reworded: str, folder: Path, timeout: float
+) -> None:
+    """The same rewording in a working tree that ``errorbook generate`` ran in after the
+    translators' last change, so its catalog cache knows every PO file: the docs catalogs,
+    which the rewording does not touch, are kept without a merge."""
+    warm = folder / "warm"
+    copy_tree(base, warm)
+    run_child(errorbook("generate"), warm, timeout)  # as after the translators' commit
+    saved = folder / "warm-saved"
+    copy_tree(warm, saved)
+
+    def once() -> Child:
+        copy_tree(saved, warm)
+        (warm / "codes.yaml").write_text(reworded, "utf-8")
+        return run_child(errorbook("generate"), warm, timeout)
+
+    measure(result.warm, once, limit=3)
+    log(f"  reworded, warm cache: {result.warm.show()}")
+    for tree in (warm, saved):
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def one_po_edited(result: SizeResult, work: Path, timeout: float) -> None:
+    """A translator's change to one locale's messages.po, on the tree the full generation
+    left: only that locale is merged, written and compiled again."""
+    tag = result.size.tags[0]
+    po = work / "locales" / tag / "LC_MESSAGES" / "messages.po"
+    original = po.read_text("utf-8")
+    start = original.index('msgstr "', original.index("\nmsgctxt ")) + len('msgstr "')
+    edits = iter(range(1000))
+
+    def once() -> Child:
+        po.write_text(original[:start] + f"({next(edits)}) " + original[start:], "utf-8")
+        return run_child(errorbook("generate"), work, timeout)
+
+    measure(result.one_po, once, limit=3)
+    po.write_text(original, "utf-8")
+    run_child(errorbook("generate"), work, timeout)
+    log(f"  one PO file edited: {result.one_po.show()}")
 
 
 def noop_and_check(result: SizeResult, work: Path, timeout: float) -> None:
@@ -623,9 +670,11 @@ def bench_size(size: synth.Size, scratch: Path, timeout: float) -> SizeResult:
     complete = full_generation(result, base, reworded, work, timeout)
     if complete:
         noop_and_check(result, work, timeout)
+        one_po_edited(result, work, timeout)
     else:
-        for step in (result.noop, result.check):
+        for step in (result.noop, result.check, result.one_po):
             step.notes.append("not measured: the full generation left no complete tree")
+    warm_generation(result, base, reworded, folder, timeout)
 
     # The baselines merge errorbook's templates (POT) of the reworded registry.
     pots = work / "locales" if complete else pot_for(reworded_registry, folder / "pot")
@@ -883,7 +932,12 @@ def results_tables(results: Sequence[SizeResult], info: Machine) -> list[str]:
             row("PO entries per locale (messages + docs)",
                 lambda r: f"{r.entries.get('messages', 0):,} + {r.entries.get('docs', 0):,}"),
             row("PO files to merge (all locales)", lambda r: f"{r.megabytes:.0f} MB"),
-            row("errorbook generate, full (5% of messages reworded)", lambda r: r.full.show()),
+            row("errorbook generate, full (5% of messages reworded; no cache)",
+                lambda r: r.full.show()),
+            row("errorbook generate, the same rewording with the last run's cache",
+                lambda r: r.warm.show()),
+            row("errorbook generate, one locale's messages.po edited",
+                lambda r: r.one_po.show()),
             row("errorbook generate, no-op (again on the generated tree)",
                 lambda r: r.noop.show()),
             row("errorbook check", lambda r: r.check.show()),
@@ -1166,11 +1220,17 @@ def report(
         "",
         "- **Full generation**: `errorbook generate` on a fresh copy of that project whose "
         "registry has 5% of its messages reworded, so every catalog merges real changes "
-        "(a reworded entry keeps its translation as fuzzy). The time is the whole command: "
-        "it also validates the registry, writes the templates and the Python package, and "
-        "checks the catalogs.",
+        "(a reworded entry keeps its translation as fuzzy). The copy has no "
+        "`.errorbook-cache`, as in a fresh clone, so nothing an earlier run learned is used. "
+        "The time is the whole command: it also validates the registry, writes the templates "
+        "and the Python package, and checks the catalogs. **With the last run's cache**: the "
+        "same rewording in a copy where `errorbook generate` ran after the translators' "
+        "change, as in a working tree; the docs catalogs, which the rewording leaves alone, "
+        "are then kept without a merge. **One PO file edited**: one msgstr of the first "
+        "locale's messages.po changed, on the tree the full generation left.",
         "- **No-op**: `errorbook generate` again on the tree the full generation left; "
-        "**check**: `errorbook check` on the same tree.",
+        "**check**: `errorbook check` on the same tree (which has the cache of the runs "
+        "before it).",
         "- **pybabel**: `pybabel update -N --no-wrap` for both domains from errorbook's "
         "templates (POT) into a copy of the same translated PO files, then `pybabel compile` "
         "of the messages domain (the only one errorbook compiles). `-N` turns fuzzy matching "
