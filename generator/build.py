@@ -74,6 +74,13 @@ def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
     return found
 
 
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
 def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> dict[str, bytes]:
     """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own."""
     found: dict[str, bytes] = {}
@@ -110,6 +117,7 @@ def _run(
         existing = existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)
     keep = config.site_dir is not None or config.typescript_out is not None
+    previous = cache.load(config.root) if use_cache else None
     catalog_run = catalogs.process(
         registry,
         existing,
@@ -117,7 +125,7 @@ def _run(
         package_dir,
         keep,
         compiled=compiled_catalogs(config, registry, package_dir) if use_cache else None,
-        previous=cache.load(config.root) if use_cache else None,
+        previous=previous,
     )
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
@@ -132,6 +140,13 @@ def _run(
             typescript.emit(registry, env, config.display(config.typescript_out), messages)
         )
     if config.site_dir is not None:
+        pages = None
+        if config.templates is None:  # see site.PageCache: only the shipped templates
+            pages = site.PageCache(
+                cache.templates_fingerprint(),
+                previous.pages if previous is not None else {},
+                lambda name: _read(config.root / name),
+            )
         files.update(
             site.emit(
                 registry,
@@ -141,8 +156,11 @@ def _run(
                 messages=messages,
                 progress={key: counts(c) for key, c in merged.items()},
                 pages=read_pages(config),
+                cache=pages,
             )
         )
+        if pages is not None:
+            catalog_run.cache.pages = pages.made
     files[output.MANIFEST] = output.manifest(list(files), registry.path)
     return files, catalog_run
 

@@ -12,6 +12,10 @@ cache (``.errorbook-cache/catalogs.json``, git-ignored) records, per PO file:
 - ``checked``: the problems ``errorbook check`` found in that PO file and its counts, under
   the same key plus the file's own hash, so that an unchanged file is not checked again.
 
+- ``pages``: per code page of the site, the hash of what it is made from and of the page
+  (see :class:`generator.emit.site.PageCache`), so a change to one code re-renders that
+  code's pages only.
+
 A change to one locale's PO file therefore re-merges and recompiles that locale only. Every
 value is keyed by content hashes, never by time stamps, and a cache that cannot be read is
 an empty one: the cache can make a run faster, never different.
@@ -29,7 +33,7 @@ import babel
 from .diagnostics import Diagnostic, Diagnostics, Mark, Severity
 
 CATALOGS = ".errorbook-cache/catalogs.json"
-_FORMAT = 1
+_FORMAT = 2
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -44,6 +48,7 @@ def digest(*parts: bytes | str) -> str:
 
 
 _FINGERPRINT: list[str] = []
+_TEMPLATES: list[str] = []
 
 
 def fingerprint() -> str:
@@ -77,10 +82,11 @@ class Checked:
 
 @dataclass
 class CatalogCache:
-    """Both records, by PO file path."""
+    """The records, by PO file path (and by page path for ``pages``)."""
 
     written: dict[str, Written] = field(default_factory=dict)
     checked: dict[str, Checked] = field(default_factory=dict)
+    pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # key, hash of the page
 
     def to_bytes(self) -> bytes:
         data = {
@@ -90,6 +96,7 @@ class CatalogCache:
                 p: [c.key, [d.as_dict() for d in c.problems], list(c.counts)]
                 for p, c in sorted(self.checked.items())
             },
+            "pages": {p: list(k) for p, k in sorted(self.pages.items())},
         }
         return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
 
@@ -105,9 +112,10 @@ class CatalogCache:
                 p: Checked(k, tuple(_diagnostic(d) for d in problems), _three(counts))
                 for p, (k, problems, counts) in raw["checked"].items()
             }
+            pages = {p: (str(k), str(h)) for p, (k, h) in raw["pages"].items()}
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls()
-        return cls(written, checked)
+        return cls(written, checked, pages)
 
 
 def _three(counts: list[int]) -> tuple[int, int, int]:
@@ -119,6 +127,18 @@ def _diagnostic(data: dict[str, object]) -> Diagnostic:
     mark = Mark(str(data["path"]), int(str(data["line"])), int(str(data["column"])))
     severity: Severity = "warning" if data["severity"] == "warning" else "error"
     return Diagnostic(mark, str(data["message"]), str(data["hint"]), severity)
+
+
+def templates_fingerprint() -> str:
+    """The shipped templates (the site's own translations included)."""
+    if not _TEMPLATES:
+        from .names import SHIPPED_TEMPLATES
+
+        parts: list[bytes | str] = [fingerprint()]
+        for path in sorted(p for p in SHIPPED_TEMPLATES.rglob("*") if p.is_file()):
+            parts += [path.relative_to(SHIPPED_TEMPLATES).as_posix(), path.read_bytes()]
+        _TEMPLATES.append(digest(*parts))
+    return _TEMPLATES[0]
 
 
 def load(root: Path) -> CatalogCache:

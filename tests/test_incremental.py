@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import build, cache, catalog, config, pofile, stamp
-from generator.emit import catalogs
+from generator.emit import catalogs, site
 
 from .conftest import ROOT, Run
 
@@ -187,10 +187,11 @@ def work(calls: Calls) -> set[tuple[str, ...]]:
     return {c for c in calls if c[1] != "template"}
 
 
-def edit_translation(path: Path) -> None:
+def edit_translation(path: Path, context: str = "") -> None:
+    """Put a word in front of the first translation (or that of ``context``)."""
     text = path.read_text("utf-8")
     marker = 'msgstr "'
-    start = text.index(marker, text.index("msgctxt"))
+    start = text.index(marker, text.index(f'msgctxt "{context}'))
     path.write_text(text[: start + len(marker)] + "Geändert: " + text[start + len(marker) :])
 
 
@@ -258,9 +259,23 @@ def outputs_with(project: Path, use_cache: bool) -> Mapping[str, bytes]:
 
 
 def test_the_cache_never_changes_a_byte(run: Run, project: Path) -> None:
-    edit_translation(project / "locales" / "ja" / "LC_MESSAGES" / "docs.po")
-    run("generate", cwd=project)
-    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "docs.po")
+    """Every kind of change the caches must notice, after a run that filled them."""
+    run("generate", "--force", cwd=project)
+    de = project / "locales" / "de" / "LC_MESSAGES"
+    ja = project / "locales" / "ja" / "LC_MESSAGES"
+    edit_translation(ja / "docs.po")
+    edit_translation(ja / "docs.po", "adapter.python.title")  # prose every code page shows
+    edit_translation(de / "docs.po", "PERMISSION_DENIED.meaning")  # one code's prose
+    edit_translation(de / "messages.po", "INVALID_PARAMS")  # one code's UI message
+    registry = project / "codes.yaml"
+    text = registry.read_text("utf-8")
+    limit = "    title: Action timeout\n    default: 30\n"
+    assert limit in text
+    text = text.replace(limit, limit.replace("30", "45"))  # shown on ACTION_TIMEOUT's page
+    branch = "Callers branch on error["
+    assert branch in text
+    text = text.replace(branch, "Callers must branch on error[")  # shown on every code page
+    registry.write_text(text, "utf-8")
     assert outputs_with(project, True) == outputs_with(project, False)
 
 
@@ -268,7 +283,7 @@ def test_the_cache_never_changes_a_byte(run: Run, project: Path) -> None:
     "damage",
     [
         lambda data: b"{broken",
-        lambda data: data.replace(b'"format": 1', b'"format": 99'),
+        lambda data: data.replace(b'"format": %d' % cache._FORMAT, b'"format": 99'),
         lambda data: data.replace(b'"written": {', b'"written": {"x": 1, ', 1),
     ],
 )
@@ -446,3 +461,34 @@ def test_the_collector_is_tuned_only_while_errorbook_builds(
     build.run(settings, build.registry_for(settings))
     assert seen and seen[0][0] > before[0]
     assert gc.get_threshold() == before
+
+
+def test_a_changed_code_re_renders_that_codes_pages_only(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run("generate", "--force", cwd=project)
+    rendered: list[str] = []
+    render = site.render  # type: ignore[attr-defined]
+
+    def recording(env: Any, name: str, **context: Any) -> bytes:
+        if name == "site/code.md.j2":
+            rendered.append(f"{context['lang']}:{context['code'].name}")
+        return render(env, name, **context)
+
+    monkeypatch.setattr(site, "render", recording)
+    registry = project / "codes.yaml"
+    text = registry.read_text("utf-8")
+    meaning = "This is a decision, not a fault."
+    assert meaning in text
+    registry.write_text(text.replace(meaning, meaning + " Nothing ran."), "utf-8")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert sorted(rendered) == [f"{lang}:PERMISSION_DENIED" for lang in ("de", "en", "ja")]
+    assert "updated  site/docs/en/codes/permission_denied.md" in result.out
+    assert "Nothing ran\\." in (project / "site/docs/en/codes/permission_denied.md").read_text()
+    rendered.clear()
+    page = project / "site/docs/de/codes/action_timeout.md"
+    page.write_text(page.read_text("utf-8") + "hand edit\n", "utf-8")  # a page someone changed
+    assert run("generate", "--force", cwd=project).code == 0
+    assert len(rendered) > 3  # --force renders every page
+    assert "hand edit" not in page.read_text("utf-8")

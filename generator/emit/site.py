@@ -20,6 +20,7 @@ from babel import Locale
 from babel.messages.catalog import Catalog
 
 from .. import markdown, placeholders, pofile, schema
+from ..cache import digest
 from ..catalog import usable
 from ..checks import Counts
 from ..entries import entries
@@ -187,6 +188,51 @@ def _language_name(lang: str) -> str:
     return Locale.parse(lang).get_display_name(lang) or lang
 
 
+@dataclass
+class PageCache:
+    """Code pages that need not be rendered again.
+
+    A code's page is made from that code, its layer and limits, the transports, the page's
+    language, the prose and UI translations of exactly those, errorbook's own site text in
+    that language and the templates. ``previous`` maps each page to the hash of all that
+    (and the hash of the page) as the last run made it; ``read`` gives a page as it is on
+    disk. A page whose inputs and file are both unchanged is taken from disk, so a change to
+    one code re-renders that code's pages only. ``made`` collects the same for this run.
+    Only the shipped templates are trusted with this: a project's own code template may
+    show anything, so with override templates every page is rendered."""
+
+    fingerprint: str
+    previous: Mapping[str, tuple[str, str]]
+    read: Callable[[str], bytes | None]
+    made: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def _code_page_key(cache: PageCache, code: Code, page: Page, chrome: str, header: str) -> str:
+    registry = page.registry
+    mine = f"{code.name}."
+    shared = (
+        f"layer.{code.layer}.title",
+        f"recovery.{code.recovery.kind}",
+        *(f"limit.{limit}.bounds" for limit in code.limits),
+    )
+    prose = sorted(
+        (k, v) for k, v in page.prose.items() if k.startswith((mine, "adapter.")) or k in shared
+    )
+    return digest(
+        cache.fingerprint,
+        page.lang,
+        page.source,
+        header,
+        chrome,
+        repr(code),
+        repr(registry.layer(code.layer)),
+        repr([registry.limit(limit) for limit in code.limits]),
+        repr(registry.adapters),
+        repr(page.ui.get(code.name)),
+        repr(prose),
+    )
+
+
 def emit(
     registry: Registry,
     env: jinja2.Environment,
@@ -195,8 +241,11 @@ def emit(
     messages: Mapping[str, Catalog],
     progress: Mapping[tuple[str, str], Counts],
     pages: Mapping[str, str],
+    cache: PageCache | None = None,
 ) -> Files:
-    """Every page, asset and MkDocs configuration of the site, for every published language."""
+    """Every page, asset and MkDocs configuration of the site, for every published language.
+    With ``cache``, code pages whose inputs did not change are taken from disk (see
+    :class:`PageCache`), and ``cache.made`` is filled for the next run."""
     files: dict[str, bytes] = {}
     languages = published(registry, docs)
     source = registry.meta.source_locale
@@ -225,12 +274,21 @@ def emit(
             page.fallback[:] = [name] if lang != source else []
             body = render(env, "site/page.md.j2", text=text, **context).decode()
             files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
+        chrome_key = digest(repr(sorted(chrome.items())))
         for code in registry.codes:
+            path = str(root / "codes" / f"{code.slug}.md")
+            key = _code_page_key(cache, code, page, chrome_key, header) if cache else ""
+            if cache is not None:
+                kept = _kept(cache, path, key)
+                if kept is not None:
+                    files[path] = kept
+                    cache.made[path] = (key, digest(kept))
+                    continue
             page.fallback.clear()
             body = render(env, "site/code.md.j2", code=code, **context).decode()
-            files[str(root / "codes" / f"{code.slug}.md")] = _stamp(
-                _with_note(body, page, t), header
-            ).encode()
+            files[path] = _stamp(_with_note(body, page, t), header).encode()
+            if cache is not None:
+                cache.made[path] = (key, digest(files[path]))
         for version in versions:
             page.fallback.clear()
             body = render(env, "site/version.md.j2", version=version, **context).decode()
@@ -255,6 +313,16 @@ def emit(
         env, "site/redirect.html.j2", header=header, target=f"{source}/"
     )
     return files
+
+
+def _kept(cache: PageCache, path: str, key: str) -> bytes | None:
+    """The page as on disk, if the last run made it from the same inputs and nobody has
+    changed it since."""
+    known = cache.previous.get(path)
+    if known is None or known[0] != key:
+        return None
+    data = cache.read(path)
+    return data if data is not None and digest(data) == known[1] else None
 
 
 def _title(markdown_text: str) -> str:
