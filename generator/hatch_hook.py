@@ -21,7 +21,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 from hatchling.plugin import hookimpl
 
-from . import build, config, output
+from . import build, config, output, stamp
 from .diagnostics import InvalidInput
 
 
@@ -35,8 +35,9 @@ class ErrorbookBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         try:
             settings = config.load(cwd=Path(self.root))
-            registry = build.registry_for(settings)
-            results = output.write(settings.root, build.outputs(settings, registry))
+            if stamp.unchanged(settings):
+                return  # nothing changed since the last generate
+            results, _ = build.regenerate(settings)
         except InvalidInput as exc:
             raise ErrorbookBuildError(
                 "errorbook: the registry is invalid; fix it, then build again:\n"
