@@ -33,8 +33,11 @@ Entry = list[object]  # [size, mtime_ns or -1, sha256]
 Scan = list[str]  # [kind, folder]: a folder whose listing is an input
 
 #: A file modified this recently may change again within the same timestamp tick without
-#: its size changing; like git's "racy" entries, its stat is not trusted next time.
+#: its size changing; like git's "racy" entries, its stat is not trusted next time. File
+#: systems that keep whole seconds (or two, as FAT does) get the long window; those with
+#: finer time stamps tick at most every few milliseconds (the kernel's coarse clock).
 RACY_SECONDS = 2.0
+RACY_SECONDS_FINE = 0.1
 
 
 def scans(config: Config) -> list[Scan]:
@@ -96,7 +99,8 @@ def _entry(path: str, known: Entry | None) -> Entry | None:
             digest = hashlib.sha256(stream.read()).hexdigest()
     except OSError:
         return None
-    racy = time.time() - info.st_mtime_ns / 1e9 < RACY_SECONDS
+    coarse = info.st_mtime_ns % 1_000_000_000 == 0
+    racy = time.time() - info.st_mtime_ns / 1e9 < (RACY_SECONDS if coarse else RACY_SECONDS_FINE)
     return [info.st_size, -1 if racy else info.st_mtime_ns, digest]
 
 

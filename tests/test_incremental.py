@@ -492,3 +492,27 @@ def test_a_changed_code_re_renders_that_codes_pages_only(
     assert run("generate", "--force", cwd=project).code == 0
     assert len(rendered) > 3  # --force renders every page
     assert "hand edit" not in page.read_text("utf-8")
+
+
+def test_a_file_written_a_moment_ago_is_hashed_again_next_time(tmp_path: Path) -> None:
+    """Its stat may not show a change made within the same clock tick: like git's racy
+    entries, it is recorded without its mtime. How long "a moment" is depends on whether the
+    file system keeps fractions of a second."""
+    path = tmp_path / "f"
+    path.write_bytes(b"x")
+
+    def recorded_mtime() -> object:
+        entry = stamp._entry(str(path), None)
+        assert entry is not None
+        return entry[1]
+
+    now = time.time_ns()
+    fine = now - 50_000_001  # 50 ms ago, with nanoseconds
+    os.utime(path, ns=(fine, fine))
+    assert recorded_mtime() == -1
+    fine = now - 500_000_001  # half a second ago
+    os.utime(path, ns=(fine, fine))
+    assert recorded_mtime() == fine
+    whole = (now // 1_000_000_000 - 1) * 1_000_000_000  # a second ago, whole seconds only
+    os.utime(path, ns=(whole, whole))
+    assert recorded_mtime() == -1
