@@ -32,6 +32,15 @@ def render(text: str) -> str:
         "&amp; &lt; &#x41;",
         "<!-- comment -->",
         "\\ back\\slash",
+        "+ not a list",
+        "2026. not a list either",
+        "---",
+        "***",
+        "===",
+        "C#",
+        "a (b) - c. d! [e]",
+        "x {: .cls}",
+        "!!",
     ],
 )
 def test_inline_text_renders_as_itself(text: str) -> None:
