@@ -86,8 +86,9 @@ def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> d
     found: dict[str, bytes] = {}
     for locale in registry.meta.locales:
         relative = catalogs.mo_path(package_dir, locale)
-        with contextlib.suppress(OSError):
-            found[relative] = (config.root / relative).read_bytes()
+        data = _read(config.root / relative)
+        if data is not None:
+            found[relative] = data
     return found
 
 

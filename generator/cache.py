@@ -11,7 +11,6 @@ cache (``.errorbook-cache/catalogs.json``, git-ignored) records, per PO file:
   are taken as they are: no merge, no write, no compile.
 - ``checked``: the problems ``errorbook check`` found in that PO file and its counts, under
   the same key plus the file's own hash, so that an unchanged file is not checked again.
-
 - ``pages``: per code page of the site, the hash of what it is made from and of the page
   (see :class:`generator.emit.site.PageCache`), so a change to one code re-renders that
   code's pages only.
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import babel
 
-from .diagnostics import Diagnostic, Diagnostics, Mark, Severity
+from .diagnostics import Diagnostic, Mark, Severity
 
 CATALOGS = ".errorbook-cache/catalogs.json"
 _FORMAT = 2
@@ -147,7 +146,3 @@ def load(root: Path) -> CatalogCache:
         return CatalogCache.from_bytes((root / CATALOGS).read_bytes())
     except OSError:
         return CatalogCache()
-
-
-def problems_of(checked: Checked) -> Diagnostics:
-    return Diagnostics(list(checked.problems))

@@ -76,10 +76,6 @@ class Job:
 _JOB: Job | None = None
 
 
-def _sha(data: bytes) -> str:
-    return digest(data)
-
-
 def _locale(locale: str) -> CatalogRun:
     """Read, check, merge, write and compile one locale's catalogs (a worker's task).
 
@@ -98,15 +94,16 @@ def _locale(locale: str) -> CatalogRun:
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
         key = digest(job.sources[domain], locale, path, mo or "")
         data = job.existing.get(path)
-        po_sha = _sha(data) if data is not None else None
+        po_sha = digest(data) if data is not None else None
         compiled = job.compiled.get(mo) if mo is not None else None
+        mo_sha = digest(compiled) if compiled is not None else None
         written = job.previous.written.get(path)
         kept = (
             data is not None
             and written is not None
             and written.key == key
             and written.po == po_sha
-            and (mo is None or (compiled is not None and written.mo == _sha(compiled)))
+            and (mo is None or (mo_sha is not None and written.mo == mo_sha))
         )
         checked = job.previous.checked.get(path)
         check_key = digest(key, po_sha or "")
@@ -122,7 +119,7 @@ def _locale(locale: str) -> CatalogRun:
             )
             checked = Checked(check_key, tuple(found.items), _three(checks.counts(parsed)))
         if checked is not None and data is not None:
-            run.problems.extend(Diagnostics(list(checked.problems)))
+            run.problems.items.extend(checked.problems)
             run.counts[(locale, domain)] = checks.Counts(*checked.counts)
         if kept:
             assert data is not None
@@ -140,9 +137,10 @@ def _locale(locale: str) -> CatalogRun:
             if job.keep:
                 run.merged[(locale, domain)] = merged
         output = run.files[path]
-        run.cache.written[path] = Written(
-            key, _sha(output), _sha(run.files[mo]) if mo is not None else None
-        )
+        if not kept:  # hashes of what was just made (kept files were hashed above)
+            po_sha = digest(output)
+            mo_sha = digest(run.files[mo]) if mo is not None else None
+        run.cache.written[path] = Written(key, po_sha or "", mo_sha)
         if checked is not None and output == data:  # the checks hold for the file as it stays
             run.cache.checked[path] = checked
         if output == data:  # a worker need not send back what the parent already has

@@ -207,30 +207,46 @@ class PageCache:
     made: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
-def _code_page_key(cache: PageCache, code: Code, page: Page, chrome: str, header: str) -> str:
+def _code_page_keys(
+    cache: PageCache, page: Page, chrome: Mapping[str, str], header: str
+) -> Callable[[Code], str]:
+    """The key of each code's page in ``page``'s language (see :class:`PageCache`).
+
+    The prose is grouped by the first part of its context once per language (a code's name,
+    or "adapter", "layer", ...), so that a key costs only that code's own entries."""
     registry = page.registry
-    mine = f"{code.name}."
-    shared = (
-        f"layer.{code.layer}.title",
-        f"recovery.{code.recovery.kind}",
-        *(f"limit.{limit}.bounds" for limit in code.limits),
-    )
-    prose = sorted(
-        (k, v) for k, v in page.prose.items() if k.startswith((mine, "adapter.")) or k in shared
-    )
-    return digest(
+    owned: dict[str, list[tuple[str, str]]] = {}
+    for context, text in page.prose.items():
+        owned.setdefault(context.split(".", 1)[0], []).append((context, text))
+    common = digest(
         cache.fingerprint,
         page.lang,
         page.source,
         header,
-        chrome,
-        repr(code),
-        repr(registry.layer(code.layer)),
-        repr([registry.limit(limit) for limit in code.limits]),
+        repr(sorted(chrome.items())),
         repr(registry.adapters),
-        repr(page.ui.get(code.name)),
-        repr(prose),
     )
+
+    def key(code: Code) -> str:
+        shared = (
+            f"layer.{code.layer}.title",
+            f"recovery.{code.recovery.kind}",
+            *(f"limit.{limit}.bounds" for limit in code.limits),
+        )
+        prose = sorted(
+            [*owned.get(code.name, ()), *owned.get("adapter", ())]
+            + [(k, page.prose[k]) for k in shared if k in page.prose]
+        )
+        return digest(
+            common,
+            repr(code),
+            repr(registry.layer(code.layer)),
+            repr([registry.limit(limit) for limit in code.limits]),
+            repr(page.ui.get(code.name)),
+            repr(prose),
+        )
+
+    return key
 
 
 def emit(
@@ -274,10 +290,10 @@ def emit(
             page.fallback[:] = [name] if lang != source else []
             body = render(env, "site/page.md.j2", text=text, **context).decode()
             files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
-        chrome_key = digest(repr(sorted(chrome.items())))
+        page_key = _code_page_keys(cache, page, chrome, header) if cache else None
         for code in registry.codes:
             path = str(root / "codes" / f"{code.slug}.md")
-            key = _code_page_key(cache, code, page, chrome_key, header) if cache else ""
+            key = page_key(code) if page_key is not None else ""
             if cache is not None:
                 kept = _kept(cache, path, key)
                 if kept is not None:
