@@ -28,6 +28,29 @@ _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t
 _ESCAPES = set('\\"ntr')  # what Babel's reader decodes; \a, \x41, \101 it would keep as is
 
 
+#: Characters other than LF that str.splitlines() breaks lines at. Babel's writer splits the
+#: header comment and wraps comments with it, so a comment holding one would be written back
+#: with a line break that was not there, and the file could no longer be read; GNU msgfmt
+#: reads them as ordinary characters. (CR is refused on its own, as a line ending.)
+_LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _breaks_in_comments(text: str, path: str) -> Diagnostics:
+    """Each comment line holding a character of ``_LINE_BREAKS``. (In a translation the
+    checks refuse it as a control character, and leave that entry out.)"""
+    found = Diagnostics()
+    for number, line in enumerate(text.split("\n"), 1):
+        breaking = _LINE_BREAKS.search(line) if line.startswith("#") else None
+        if breaking is not None:
+            found.error(
+                Mark(path, number, breaking.start() + 1),
+                f"a comment contains U+{ord(breaking.group()):04X}, which Babel would write "
+                "back as a line break",
+                "delete the character",
+            )
+    return found
+
+
 _VALID_STRING = re.compile(r'"(?:[^"\\]|\\[\\"ntr])*"\s*\Z')
 
 
@@ -314,6 +337,10 @@ def _read(
             "save it with Unix (LF) line endings",
         )
         return catalog, {}, found
+    if _LINE_BREAKS.search(text) is not None:
+        found.extend(_breaks_in_comments(text, path))
+        if found.has_errors:
+            return catalog, {}, found
     found.extend(lint(text, path))
     head = text[: text.find("\n\n")] if "\n\n" in text else text[:4096]
     charset = _CHARSET.search(head)

@@ -175,3 +175,26 @@ def test_init_locale_writes_headers(run: Run, project: Path) -> None:
     assert run("init-locale", "pt_BR", cwd=project).code == 1  # exists already
     assert run("init-locale", "tlh", cwd=project).code == 2
     assert run("init-locale", "en", cwd=project).code == 2
+
+
+@pytest.mark.parametrize(
+    "char", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+)
+def test_a_comment_with_a_character_babel_reads_as_a_line_break_is_refused(
+    run: Run, project: Path, char: str
+) -> None:
+    """str.splitlines() breaks lines at these; Babel's writer splits comments with it, so
+    such a file would be written back broken (the fuzzer found it in a `#|` comment). In a
+    translation the checks already refuse it as a control character."""
+    path = po(project, "de")
+    lines = path.read_text("utf-8").split("\n")
+    path.write_text("\n".join([f'#| msgid "before {char} after"', *lines]), "utf-8")
+    rows = check(run, project)
+    assert rows[0].startswith(f"{PATH}:1:18: error: a comment contains U+{ord(char):04X}"), rows
+    entry = lines.index('msgctxt "DOOR_CLOSED"')
+    number = next(i for i in range(entry, len(lines)) if lines[i].startswith("msgstr")) + 1
+    lines[number - 1] = lines[number - 1][:-1] + f'{char}"'
+    path.write_text("\n".join(lines), "utf-8")
+    rows = check(run, project)
+    assert rows[0].startswith(f"{PATH}:{number}:"), rows
+    assert "control character" in rows[0] and "a comment contains" not in rows[0], rows

@@ -681,6 +681,8 @@ _LONG = "A long source text that a translator's tool kept as the previous msgid,
 HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset={charset}\\n"\n"{plural}\\n"\n\n'
 GERMAN = "Plural-Forms: nplurals=2; plural=(n != 1);"
 MERGE_REGRESSIONS = [
+    # Babel wrote the \x1d in this header comment back as a line break (str.splitlines).
+    b'#| msgctxt ""\n#| msgid "{Plural-Forms: nplurals=2; plural=(n);\\n{\xc2\xa4hx\x1d"\n',
     (
         HEADER.format(charset="UTF-8", plural=GERMAN)
         + f'#, fuzzy\n#| msgid "{_LONG}"\nmsgctxt "PERMISSION_DENIED"\nmsgid "{_LONG}"\n'
