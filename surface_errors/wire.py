@@ -19,6 +19,7 @@ what not to repeat, whether a retry is allowed, and the request id where there i
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -117,7 +118,13 @@ def from_problem(problem: Mapping[str, object]) -> ErrorCode | None:
         except ValueError:
             return None
     kind = problem.get("type")
-    return next((info.code for info in CODES.values() if info.docs_url == kind), None)
+    return _by_type().get(kind) if isinstance(kind, str) else None
+
+
+@functools.cache
+def _by_type() -> dict[str, ErrorCode]:
+    """Each code by its problem type (its docs_url), built on first use, not at import."""
+    return {info.docs_url: info.code for info in CODES.values()}
 
 
 # --- gRPC-style error details --------------------------------------------------------------

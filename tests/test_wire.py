@@ -69,6 +69,8 @@ def test_every_projection_round_trips(code: se.ErrorCode) -> None:
     problem = se.problem_from_envelope(sample, "de")
     assert se.from_problem(problem) is code
     assert se.from_problem({"type": problem["type"]}) is code
+    assert se.from_problem({"type": f"{problem['type']}x"}) is None
+    assert se.from_problem({"type": [problem["type"]]}) is None  # not a string, not hashable
     assert problem["type"] == info.docs_url and problem["request_id"] == "req-42"
     assert ("status" in problem) == (info.shape is se.Shape.PROTOCOL)
     # gRPC-style details
