@@ -7,35 +7,54 @@ Every published language has its own configuration, site/mkdocs.<lang>.yml (whic
 site/mkdocs.base.yml), and is its own MkDocs build with its own search index, into
 site/build/<lang>/; site/build/index.html then points to the source language. The builds are
 independent processes, so they run at the same time (by default all of them, at most two per
-CPU; ``--jobs`` sets how many), and the previous build is deleted while they run. Each build's
-messages are shown when it ends, so languages do not interleave.
+CPU; ``--jobs`` sets how many). Each build's messages are shown when it ends, so languages do
+not interleave.
+
+Each language is built into a staging folder first, in memory where the system has a RAM-backed
+folder with room for it (``/dev/shm`` on Linux), else in the temporary folder; ``--staging``
+chooses another. Only when every build has passed is the output brought in line with the staged
+builds (``mirror``): a file is rewritten only when its bytes differ, files and folders no build
+produced are deleted, and unchanged files keep their modification times. So:
+
+- a failed build leaves the previous site exactly as it was, never half-deleted;
+- a rebuild after a small edit rewrites only the pages that changed (a deploy by rsync, or a
+  web server's caches, see only those);
+- MkDocs empties its output folder and creates every file and folder again on each build,
+  which on some disks costs as much as rendering the pages; staged in memory it does not.
 
 ``--strict`` turns every MkDocs warning into a failure. The builds do not pass ``--quiet``:
 in MkDocs 1.6 it drops warnings before ``--strict`` can count them. Informational lines are
 left out of what is shown unless the build fails.
 
-``--json FILE`` also writes what each build took (wall and CPU seconds, pages), for
-bench/run.py, which times this script as ``make site-build`` runs it.
+``--json FILE`` also writes what each build took (wall and CPU seconds, pages) and what the
+mirror did, for bench/run.py, which times this script as ``make site-build`` runs it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "mkdocs.base.yml"
+RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
+
+# Room a staged build needs, estimated from its Markdown: every HTML page carries the theme's
+# navigation and header (about 25 KiB), the search index holds the text again, and the theme's
+# assets come to a few MiB. Generous on purpose: falling back to the disk only costs time.
+PAGE_ROOM = 64 * 1024
+LANGUAGE_ROOM = 16 * 1024 * 1024
 
 
 @dataclass
@@ -49,28 +68,123 @@ class Built:
     output: str
 
 
+@dataclass
+class Mirrored:
+    """What ``mirror`` did to one output folder."""
+
+    written: int = 0  # files created or rewritten, because their bytes differed
+    unchanged: int = 0  # files left alone: same bytes, same modification time
+    removed: int = 0  # files and folders deleted, because no build produced them
+    seconds: float = 0.0
+
+    def add(self, other: Mirrored) -> None:
+        self.written += other.written
+        self.unchanged += other.unchanged
+        self.removed += other.removed
+
+
 def configs(site: Path) -> list[Path]:
     """Every language's configuration: site/mkdocs.<lang>.yml, but not the shared base."""
     return sorted(p for p in site.glob("mkdocs.*.yml") if p.name != BASE)
 
 
-def set_aside(build: Path) -> Path:
-    """Move everything in ``build`` (the previous build) into one folder inside it, by renames
-    (instant), and return that folder, for deletion while the new build runs: ``build`` is
-    git-ignored, so even a folder a killed run leaves there is never committed."""
-    aside = build / f".old-{os.getpid()}"
-    aside.mkdir(parents=True, exist_ok=True)
-    for entry in build.iterdir():
-        if entry != aside:
-            entry.rename(aside / entry.name)
-    return aside
+def room_needed(site: Path, languages: Iterable[str]) -> int:
+    """Bytes the staged builds of ``languages`` may take, estimated from their Markdown."""
+    need = 0
+    for lang in languages:
+        need += LANGUAGE_ROOM
+        for page in (site / "docs" / lang).rglob("*.md"):
+            need += PAGE_ROOM + 4 * page.stat().st_size
+    return need
 
 
-def build_one(config: Path, out: Path | None, site: Path) -> Built:
+def staging_parent(site: Path, languages: Sequence[str]) -> Path:
+    """Where to stage the builds: the RAM-backed folder when it exists, is writable and has
+    room for them (a container's /dev/shm may be 64 MiB), else the temporary folder."""
+    usable = RAM.is_dir() and os.access(RAM, os.W_OK)
+    if usable and shutil.disk_usage(RAM).free > room_needed(site, languages):
+        return RAM
+    return Path(tempfile.gettempdir())
+
+
+STAGING_PREFIX = "errorbook-site-"
+
+
+def sweep_staging(parent: Path) -> None:
+    """Delete the staging folders that builds killed before they could clean up left in
+    ``parent`` (memory, under /dev/shm, until the machine restarts). Each folder is named
+    after the process that made it; only folders of processes that no longer run go."""
+    for entry in parent.glob(f"{STAGING_PREFIX}*-*"):
+        pid = entry.name[len(STAGING_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            pass  # it runs, as another user: not ours to judge
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def mirror(source: Path, target: Path) -> Mirrored:
+    """Make ``target`` hold exactly the files and folders of ``source``.
+
+    A file is written only when ``target`` lacks it or holds other bytes; a file with the same
+    bytes is not touched. Whatever ``target`` has that ``source`` does not (a page removed from
+    the site, a file where ``source`` has a folder, a symbolic link) is deleted. The comparison
+    is by content, never by time, so a mirror that was interrupted, or an output edited by
+    hand, is put right by the next one.
+    """
+    start = time.perf_counter()
+    done = Mirrored()
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        target.unlink()
+    target.mkdir(parents=True, exist_ok=True)
+    for folder, folders, files in os.walk(source):
+        here = Path(folder)
+        there = target / here.relative_to(source)
+        wanted_files, wanted_folders = set(files), set(folders)
+        with os.scandir(there) as entries:
+            present = list(entries)
+        for entry in present:
+            is_folder = entry.is_dir(follow_symlinks=False)
+            is_file = entry.is_file(follow_symlinks=False)
+            if not (
+                (entry.name in wanted_folders and is_folder)
+                or (entry.name in wanted_files and is_file)
+            ):
+                _remove(Path(entry.path))
+                done.removed += 1
+        for name in folders:
+            (there / name).mkdir(exist_ok=True)
+        for name in files:
+            data = (here / name).read_bytes()
+            destination = there / name
+            try:
+                if destination.stat().st_size == len(data) and destination.read_bytes() == data:
+                    done.unchanged += 1
+                    continue
+            except FileNotFoundError:
+                pass
+            destination.write_bytes(data)
+            done.written += 1
+    done.seconds = time.perf_counter() - start
+    return done
+
+
+def build_one(config: Path, staging: Path) -> Built:
+    """``mkdocs build --strict`` of one language, into ``staging/<lang>``."""
     lang = config.name.split(".")[1]
+    folder = staging / lang
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config)]
-    if out is not None:
-        command += ["--site-dir", str(out / lang)]
+    command += ["--site-dir", str(folder)]
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
     with tempfile.TemporaryFile() as log:
         start = time.perf_counter()
@@ -80,7 +194,6 @@ def build_one(config: Path, out: Path | None, site: Path) -> Built:
         proc.returncode = os.waitstatus_to_exitcode(status)
         log.seek(0)
         text = log.read().decode("utf-8", "replace")
-    folder = (out if out is not None else site / "build") / lang
     pages = sum(1 for _ in folder.rglob("*.html")) if folder.is_dir() else 0
     cpu = usage.ru_utime + usage.ru_stime
     return Built(config.name, lang, seconds, cpu, proc.returncode, pages, text)
@@ -94,8 +207,51 @@ def shown(built: Built) -> str:
     return "\n".join(lines)
 
 
+def as_batch() -> None:
+    """Ask the scheduler to treat this process and the builds it starts (they inherit it) as
+    batch work (Linux's SCHED_BATCH, which any user may choose): with more builds than CPUs
+    they are switched less often, and each keeps its CPU's caches warm for longer. Where the
+    system has no such policy, nothing changes."""
+    policy = getattr(os, "SCHED_BATCH", None)
+    if policy is not None and hasattr(os, "sched_setscheduler"):
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, policy, os.sched_param(0))
+
+
 def default_jobs(count: int) -> int:
     return max(1, min(count, 2 * (os.cpu_count() or 1)))
+
+
+def publish(
+    site: Path, staging: Path, target: Path, languages: Sequence[str], whole: bool
+) -> Mirrored:
+    """Mirror every language's staged build into ``target/<lang>``, the languages side by side
+    (creating files waits on the disk, not on Python), then the root page that points to the
+    source language. With ``whole``, ``target`` is the site's own output folder, and whatever
+    else it holds (a language no longer published) is deleted, as a fresh build would."""
+    start = time.perf_counter()
+    done = Mirrored()
+    target.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=max(1, len(languages))) as pool:
+        for one in pool.map(lambda lang: mirror(staging / lang, target / lang), languages):
+            done.add(one)
+    root = site / "root" / "index.html"
+    page = target / "index.html"
+    if page.is_file() and not page.is_symlink() and page.read_bytes() == root.read_bytes():
+        done.unchanged += 1
+    else:
+        if page.exists() or page.is_symlink():
+            _remove(page)
+        shutil.copyfile(root, page)
+        done.written += 1
+    if whole:
+        keep = {*languages, page.name}
+        for entry in sorted(target.iterdir()):
+            if entry.name not in keep:
+                _remove(entry)
+                done.removed += 1
+    done.seconds = time.perf_counter() - start
+    return done
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,52 +271,70 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="build into OUT/<lang>/ instead of each configuration's site_dir (site/build/<lang>)",
     )
+    parser.add_argument(
+        "--staging",
+        type=Path,
+        default=None,
+        help=f"stage the builds in a new folder inside STAGING (default: {RAM} when it has "
+        "room, else the temporary folder)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the timings here")
     args = parser.parse_args(argv)
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be 1 or more")
     site = args.site.resolve()
-    out = args.out.resolve() if args.out is not None else None
     found = configs(site)
     if not found:
         print(f"build_site: no mkdocs.<lang>.yml in {site}; run `errorbook generate`")
         return 1
+    languages = [config.name.split(".")[1] for config in found]
+    # Without --out, the output is the site's own build folder, which nothing else writes to:
+    # a language no longer published goes. --out may be someone else's folder: only the
+    # languages' folders and index.html in it are touched.
+    whole = args.out is None
+    target = site / "build" if whole else args.out.resolve()
     start = time.perf_counter()
-    if out is None:  # as `rm -rf site/build` did: no language left over from an earlier build
-        target = site / "build"
-        sweeper = threading.Thread(target=shutil.rmtree, args=(set_aside(target), True))
-        sweeper.start()  # deleting thousands of files waits on the disk: do it meanwhile
-    else:  # someone else's folder: each build empties only its own OUT/<lang>
-        target = out
-        target.mkdir(parents=True, exist_ok=True)
-        sweeper = None
+    parent = args.staging if args.staging is not None else staging_parent(site, languages)
+    parent.mkdir(parents=True, exist_ok=True)
+    sweep_staging(parent)
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=parent))
     jobs = args.jobs or default_jobs(len(found))
+    as_batch()
     results: list[Built] = []
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        tasks = [pool.submit(build_one, config, out, site) for config in found]
-        for future in as_completed(tasks):
-            built = future.result()
-            verdict = "built" if built.code == 0 else f"FAILED (exit {built.code})"
-            print(f"{built.config}: {verdict} in {built.seconds:.1f} s, {built.pages} pages")
-            if text := shown(built):
-                print(text)
-            sys.stdout.flush()
-            results.append(built)
-    if sweeper is not None:
-        sweeper.join()
-    results.sort(key=lambda b: b.config)
-    failed = [b for b in results if b.code != 0]
-    if not failed:
-        shutil.copy2(site / "root" / "index.html", target / "index.html")
+    published: Mirrored | None = None
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            tasks = [pool.submit(build_one, config, staging) for config in found]
+            for future in as_completed(tasks):
+                built = future.result()
+                verdict = "built" if built.code == 0 else f"FAILED (exit {built.code})"
+                print(f"{built.config}: {verdict} in {built.seconds:.1f} s, {built.pages} pages")
+                if text := shown(built):
+                    print(text)
+                sys.stdout.flush()
+                results.append(built)
+        results.sort(key=lambda b: b.config)
+        failed = [b for b in results if b.code != 0]
+        if failed:
+            print(f"build_site: {len(failed)} of {len(results)} builds failed; {target} is left "
+                  "as it was")  # fmt: skip
+        else:
+            published = publish(site, staging, target, languages, whole)
+            print(f"build_site: {target}: {published.written} files written, "
+                  f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     total = time.perf_counter() - start
     if args.json is not None:
         data = {
             "seconds": total,
             "jobs": jobs,
+            "staging": str(parent),
             "builds": [{k: v for k, v in asdict(b).items() if k != "output"} for b in results],
+            "mirror": asdict(published) if published is not None else None,
         }
         args.json.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
-    return 1 if failed else 0
+    return 1 if published is None else 0
 
 
 if __name__ == "__main__":

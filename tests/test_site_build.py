@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import pytest
 from babel.messages.pofile import read_po
@@ -19,6 +20,18 @@ from .conftest import MINIMAL, ROOT, Run, make_project
 BUILD_SITE = ROOT / "scripts" / "build_site.py"
 
 I18N = ROOT / "templates" / "site" / "i18n"
+
+
+def _build_site_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("build_site", BUILD_SITE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+build_site = _build_site_module()
 
 
 def test_chrome_template_is_fresh_and_every_language_complete(tmp_path: Path) -> None:
@@ -127,33 +140,201 @@ def test_the_plugin_skips_an_unchanged_project_and_stamps_what_it_regenerates(
     assert run("check", cwd=project).code == 0
 
 
-def test_a_warning_fails_the_site_build(run: Run, tmp_path: Path) -> None:
-    """`make site-build` runs `mkdocs build --strict` without `--quiet` (which would drop the
-    warnings before --strict counts them): a broken link fails the build, and says where."""
+def _notes_project(tmp_path: Path, run: Run, notes: str) -> Path:
+    """A minimal project with a site and one hand-written page, generated."""
     root = make_project(tmp_path / "demo", MINIMAL)
     (root / "pyproject.toml").write_text(
         "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\n", "utf-8"
     )
     (root / "site" / "pages").mkdir(parents=True)
     shutil.copy2(ROOT / "site" / "mkdocs.base.yml", root / "site" / "mkdocs.base.yml")
-    (root / "site" / "pages" / "notes.md").write_text(
-        "# Notes\n\nSee [the missing page](missing.md).\n", "utf-8"
-    )
+    (root / "site" / "pages" / "notes.md").write_text(notes, "utf-8")
     assert run("generate", cwd=root).code == 0
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(BUILD_SITE),
-            "--site",
-            str(root / "site"),
-            "--out",
-            str(tmp_path / "out"),
-        ],
+    return root
+
+
+def _build(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(BUILD_SITE), "--site", str(site), *extra],
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
     )
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file under ``folder``: its bytes, inode and modification time (ns)."""
+    return {
+        str(path.relative_to(folder)): (
+            path.read_bytes(),
+            path.stat().st_ino,
+            path.stat().st_mtime_ns,
+        )
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_a_warning_fails_the_site_build_and_leaves_the_last_site_as_it_was(
+    run: Run, tmp_path: Path
+) -> None:
+    """`make site-build` runs `mkdocs build --strict` without `--quiet` (which would drop the
+    warnings before --strict counts them): a broken link fails the build, and says where.
+    The builds are staged, so the site the last good build left is not touched."""
+    root = _notes_project(tmp_path, run, "# Notes\n\nSee [the home page](index.md).\n")
+    out, staging = tmp_path / "out", tmp_path / "staging"
+    done = _build(root / "site", "--out", str(out), "--staging", str(staging))
+    assert done.returncode == 0, done.stdout + done.stderr
+    good = _snapshot(out)
+    assert "en/notes/index.html" in good and "index.html" in good
+    (root / "site" / "pages" / "notes.md").write_text(
+        "# Notes\n\nSee [the missing page](missing.md).\n", "utf-8"
+    )
+    assert run("generate", cwd=root).code == 0
+    done = _build(root / "site", "--out", str(out), "--staging", str(staging))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "mkdocs.en.yml: FAILED" in done.stdout
     assert "missing.md" in done.stdout
-    assert not (tmp_path / "out" / "index.html").exists()
+    assert "is left as it was" in done.stdout
+    assert _snapshot(out) == good
+    assert list(staging.iterdir()) == []  # the staged builds are gone
+
+
+def test_a_rebuild_rewrites_only_what_changed_and_removes_what_is_gone(
+    run: Run, tmp_path: Path
+) -> None:
+    root = _notes_project(tmp_path, run, "# Notes\n\nFirst words.\n")
+    site, out, staging = root / "site", tmp_path / "out", tmp_path / "staging"
+    assert _build(site, "--out", str(out), "--staging", str(staging)).returncode == 0
+    (out / "unrelated.txt").write_text("someone else's file", "utf-8")  # --out: not ours
+    (out / "en" / "stale.html").write_text("a page the site no longer has", "utf-8")
+    (out / "en" / "old-folder").mkdir()
+    (out / "en" / "old-folder" / "index.html").write_text("gone too", "utf-8")
+    before = _snapshot(out)
+    timings = tmp_path / "timings.json"
+    done = _build(site, "--out", str(out), "--staging", str(staging), "--json", str(timings))
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = _snapshot(out)
+    assert "en/stale.html" not in after and not (out / "en" / "old-folder").exists()
+    assert after["unrelated.txt"] == before["unrelated.txt"]
+    kept = {name for name in after if name in before}
+    assert kept == set(after)  # nothing new appeared
+    # Material stamps nothing that changes from build to build: every file is left alone.
+    assert all(after[name] == before[name] for name in after), [
+        name for name in after if after[name] != before[name]
+    ]
+    import json
+
+    mirror = json.loads(timings.read_text("utf-8"))["mirror"]
+    assert mirror["written"] == 0 and mirror["removed"] == 2
+    assert mirror["unchanged"] == len(after) - 1  # all but unrelated.txt
+
+    (site / "pages" / "notes.md").write_text("# Notes\n\nSecond words.\n", "utf-8")
+    assert run("generate", cwd=root).code == 0
+    assert _build(site, "--out", str(out), "--staging", str(staging)).returncode == 0
+    third = _snapshot(out)
+    changed = {name for name in third if third[name] != after[name]}
+    assert "en/notes/index.html" in changed
+    assert b"Second words." in third["en/notes/index.html"][0]
+    assert "en/search/search_index.json" in changed
+    assert "en/index.html" not in changed  # the home page did not change: not rewritten
+    assert list(staging.iterdir()) == []
+
+
+def test_the_site_build_folder_keeps_only_published_languages(run: Run, tmp_path: Path) -> None:
+    """Without --out the output is site/build, errorbook's own: a language that is no longer
+    published, or anything else left there, goes, as it did when the folder was emptied."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    build = root / "site" / "build"
+    (build / "fr" / "codes").mkdir(parents=True)
+    (build / "fr" / "index.html").write_text("no longer published", "utf-8")
+    (build / "notes.txt").write_text("left over", "utf-8")
+    done = _build(root / "site", "--staging", str(tmp_path / "staging"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(p.name for p in build.iterdir()) == ["en", "index.html"]
+
+
+def test_mirror_makes_the_target_hold_exactly_the_source(tmp_path: Path) -> None:
+    source, target, outside = tmp_path / "source", tmp_path / "target", tmp_path / "outside"
+    (source / "a" / "b").mkdir(parents=True)
+    (source / "same.html").write_bytes(b"same")
+    (source / "differs.html").write_bytes(b"new bytes")
+    (source / "truncated.html").write_bytes(b"a whole page")
+    (source / "a" / "b" / "deep.html").write_bytes(b"deep")
+    (source / "was-a-folder").write_bytes(b"now a file")
+    (source / "was-a-file").mkdir()
+    (source / "was-a-file" / "index.html").write_bytes(b"inside")
+    (source / "linked.html").write_bytes(b"ours")
+    target.mkdir()
+    (target / "same.html").write_bytes(b"same")
+    (target / "differs.html").write_bytes(b"old bytes")  # same size, other bytes
+    (target / "truncated.html").write_bytes(b"a whole")  # as an interrupted run leaves it
+    (target / "was-a-folder").mkdir()
+    (target / "was-a-folder" / "x").write_bytes(b"x")
+    (target / "was-a-file").write_bytes(b"file")
+    (target / "stale.html").write_bytes(b"stale")
+    (target / "stale-folder" / "inner").mkdir(parents=True)
+    outside.write_bytes(b"not ours")
+    (target / "linked.html").symlink_to(outside)
+    same = (target / "same.html").stat()
+
+    done = build_site.mirror(source, target)
+
+    def files(folder: Path) -> dict[str, bytes]:
+        return {
+            str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+        }
+
+    assert files(target) == files(source)
+    assert sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_dir()) == [
+        "a",
+        "a/b",
+        "was-a-file",
+    ]
+    assert not (target / "linked.html").is_symlink()
+    assert outside.read_bytes() == b"not ours"  # a link is replaced, never written through
+    kept = (target / "same.html").stat()
+    assert (kept.st_ino, kept.st_mtime_ns) == (same.st_ino, same.st_mtime_ns)
+    assert done.unchanged == 1
+    # differs, truncated, a/b/deep, was-a-folder, was-a-file/index.html and linked
+    assert done.written == 6
+    assert done.removed == 5  # was-a-folder, was-a-file, stale, stale-folder, the link
+    again = build_site.mirror(source, target)
+    assert (again.written, again.removed, again.unchanged) == (0, 0, 7)
+
+
+def test_builds_are_staged_in_memory_only_when_it_has_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    (site / "docs" / "en").mkdir(parents=True)
+    (site / "docs" / "en" / "index.md").write_text("# Home\n" * 100, "utf-8")
+    ram = tmp_path / "ram"
+    ram.mkdir()
+    monkeypatch.setattr(build_site, "RAM", ram)
+    assert build_site.staging_parent(site, ["en"]) == ram
+    need = build_site.room_needed(site, ["en"])
+    assert need > build_site.LANGUAGE_ROOM + build_site.PAGE_ROOM
+    free = SimpleNamespace(free=need - 1)
+    monkeypatch.setattr(build_site.shutil, "disk_usage", lambda path: free)
+    assert build_site.staging_parent(site, ["en"]) == Path(build_site.tempfile.gettempdir())
+    monkeypatch.setattr(build_site, "RAM", tmp_path / "missing")
+    assert build_site.staging_parent(site, ["en"]) == Path(build_site.tempfile.gettempdir())
+
+
+def test_staging_folders_of_killed_builds_are_swept(tmp_path: Path) -> None:
+    """A build killed before it could clean up leaves its staging folder (in memory, under
+    /dev/shm, until a restart); the next build deletes it, but not a running build's."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    dead = tmp_path / f"{build_site.STAGING_PREFIX}{gone.pid}-abc123"
+    (dead / "en").mkdir(parents=True)
+    (dead / "en" / "index.html").write_text("left by a killed build", "utf-8")
+    alive = tmp_path / f"{build_site.STAGING_PREFIX}1-def456"  # pid 1 always runs
+    alive.mkdir()
+    mine = tmp_path / f"{build_site.STAGING_PREFIX}{os.getpid()}-ghi789"
+    mine.mkdir()
+    other = tmp_path / "someone-elses"
+    other.mkdir()
+    build_site.sweep_staging(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, mine.name, other.name])
