@@ -9,11 +9,18 @@ codes.yaml or a PO file regenerates the pages and reloads the browser.
 Each language is its own MkDocs build, and ``make site-build`` runs them side by side: the
 builds of one project take turns here (a lock in the cache folder), so the first regenerates
 what changed and the others find the stamp up to date.
+
+Catalog problems that a regeneration finds (a fuzzy entry, a placeholder a translation
+dropped) are logged as ``errorbook generate`` prints them: as warnings under ``mkdocs
+serve``, where a translator watches the pages change, and as information in a build, where
+``--strict`` would otherwise fail on what ``generate`` only warns about (``errorbook check``
+is the gate for those).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +33,7 @@ from . import config, stamp
 from .diagnostics import InvalidInput
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
+log = logging.getLogger("mkdocs.plugins.errorbook")
 
 
 @contextlib.contextmanager
@@ -52,6 +60,11 @@ def _one_at_a_time(root: Path) -> Iterator[None]:
 
 
 class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+    serving = False
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent
         try:
@@ -66,16 +79,25 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 return  # nothing changed since the last generate: no need to parse anything
             self._generate(settings)
 
-    @staticmethod
-    def _generate(settings: config.Config) -> None:
+    def _generate(self, settings: config.Config) -> None:
         from . import build, output  # the full pipeline, only when there is work
 
         try:
-            build.regenerate(settings)
+            _, catalog_run = build.regenerate(settings)
         except InvalidInput as exc:
             raise PluginError("errorbook:\n" + exc.diagnostics.render()) from None
         except output.OutputError as exc:
             raise PluginError(f"errorbook: {exc}") from None
+        problems = catalog_run.problems
+        if problems.items:
+            level = logging.WARNING if self.serving else logging.INFO
+            for item in problems.sorted():
+                log.log(level, "errorbook: %s", item.render().replace(": error: ", ": ", 1))
+            log.log(
+                level,
+                "errorbook: the translations above are left out of the pages until they are "
+                "fixed; `errorbook check` lists the same problems",
+            )
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         settings = self._settings(config)

@@ -49,6 +49,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "mkdocs.base.yml"
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
+STAGING_PREFIX = "errorbook-site-"  # then the pid of the build that made it
 
 # Room a staged build needs, estimated from its Markdown: every HTML page carries the theme's
 # navigation and header (about 25 KiB), the search index holds the text again, and the theme's
@@ -105,9 +106,6 @@ def staging_parent(site: Path, languages: Sequence[str]) -> Path:
     if usable and shutil.disk_usage(RAM).free > room_needed(site, languages):
         return RAM
     return Path(tempfile.gettempdir())
-
-
-STAGING_PREFIX = "errorbook-site-"
 
 
 def sweep_staging(parent: Path) -> None:

@@ -140,6 +140,43 @@ def test_the_plugin_skips_an_unchanged_project_and_stamps_what_it_regenerates(
     assert run("check", cwd=project).code == 0
 
 
+def test_the_plugin_reports_the_catalog_problems_it_finds(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A regeneration inside a build logs what `generate` would warn about: as information in
+    a build (so --strict does not fail on it), as a warning under `mkdocs serve`."""
+    import logging
+
+    german = project / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    config_file = SimpleNamespace(config_file_path=str(project / "site" / "mkdocs.en.yml"))
+    for serving, wrong, level in (
+        (False, "{aktion}", logging.INFO),
+        (True, "{Aktion}", logging.WARNING),
+    ):
+        text = german.read_text("utf-8")
+        start = text.index('msgstr "Die Aktion {a')
+        german.write_text(
+            text[:start] + f'msgstr "Die Aktion {wrong} gibt es auf dieser Seite nicht."'
+            + text[text.index("\n", start) :],
+            "utf-8",
+        )  # fmt: skip
+        plugin = ErrorbookPlugin()
+        plugin.on_startup(command="serve" if serving else "build", dirty=False)
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="mkdocs.plugins.errorbook"):
+            plugin.on_pre_build(config=config_file)  # type: ignore[arg-type]
+        rows = [r for r in caplog.records if r.name == "mkdocs.plugins.errorbook"]
+        assert rows, "no problem was logged"
+        assert {r.levelno for r in rows} == {level}
+        said = "\n".join(r.getMessage() for r in rows)
+        assert "locales/de/LC_MESSAGES/messages.po:" in said and wrong in said, said
+        assert "errorbook check" in rows[-1].getMessage()
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.errorbook"):
+        ErrorbookPlugin().on_pre_build(config=config_file)  # type: ignore[arg-type]
+    assert not caplog.records  # nothing changed: nothing regenerated, nothing said
+
+
 def _notes_project(tmp_path: Path, run: Run, notes: str) -> Path:
     """A minimal project with a site and one hand-written page, generated."""
     root = make_project(tmp_path / "demo", MINIMAL)
