@@ -833,7 +833,10 @@ def bench_docs(size: synth.Size, scratch: Path, timeout: float) -> DocsResult:
         registry = work / "codes.yaml"
         number = next(edits)
         text = registry.read_text("utf-8")
-        registry.write_text(text.replace('message: "The ', f'message: "Edit {number}: the ', 1))
+        edited = text.replace('message: "The ', f'message: "Edit {number}: the ', 1)
+        if edited == text:
+            raise RuntimeError("the docs bench found no message to reword in codes.yaml")
+        registry.write_text(edited, "utf-8")
         child = run_child(errorbook("generate"), work, timeout)
         if child.code != 0:
             raise RuntimeError(f"errorbook generate after an edit: {_tail(child.out + child.err)}")
@@ -841,9 +844,9 @@ def bench_docs(size: synth.Size, scratch: Path, timeout: float) -> DocsResult:
     def build(fresh: bool) -> Child:
         if fresh:  # as in a fresh clone: no earlier build to compare with (not timed)
             shutil.rmtree(site / "build", ignore_errors=True)
-            os.sync()  # the deletion's disk work must not land in the timed run
         else:
             edit_one_code()
+        os.sync()  # the disk work of what came before must not land in the timed run
         timings.unlink(missing_ok=True)
         child = run_child(
             [sys.executable, str(SITE_BUILD), "--site", str(site), "--json", str(timings)],
@@ -1314,10 +1317,12 @@ def report(
         "by side, each into a staging folder (in memory where the machine has room in "
         "`/dev/shm`), then `site/build` is brought in line with them, rewriting only the "
         "files whose bytes differ. It is timed twice: into an empty `site/build`, as in a "
-        f"fresh clone ({FIRST_RUNS} runs; before each, untimed, the folder is deleted and the "
-        "disk synced), then again over the build it left, as `make` rebuilds after an edit "
+        f"fresh clone ({FIRST_RUNS} runs; before each, untimed, the folder is deleted), then "
+        "again over the build it left, as `make` rebuilds after an edit "
         f"({DOCS_RUNS} runs; before each, untimed, one more code's message is reworded and "
-        "`errorbook generate` run). The target is judged on both. The time is the "
+        "`errorbook generate` run). The disk is synced before each run, so that no earlier "
+        "write lands in it; what a run writes is on its way to the disk when it ends, as "
+        "after any build. The target is judged on both. The time is the "
         "whole script; each language's wall and CPU time come from its own process (in the "
         "rebuilds). The share "
         "of `errorbook generate` that renders the site is the site emitter's time, measured "

@@ -11,12 +11,15 @@ CPU; ``--jobs`` sets how many). Each build's messages are shown when it ends, so
 not interleave.
 
 Each language is built into a staging folder first, in memory where the system has a RAM-backed
-folder with room for it (``/dev/shm`` on Linux), else in the temporary folder; ``--staging``
-chooses another. Only when every build has passed is the output brought in line with the staged
-builds (``mirror``): a file is rewritten only when its bytes differ, files and folders no build
+folder with room for it (``/dev/shm`` on Linux; if it fills up anyway, the builds run again in
+the temporary folder), else in the temporary folder; ``--staging`` chooses another. Only
+when every build has passed is the output brought in line with the staged builds
+(``mirror``): a file is rewritten only when its bytes differ, files and folders no build
 produced are deleted, and unchanged files keep their modification times. So:
 
-- a failed build leaves the previous site exactly as it was, never half-deleted;
+- a failed build leaves the previous site exactly as it was, never half-deleted (a failure
+  while copying, such as a full disk, can leave it partly updated; the next build that
+  passes puts it right);
 - a rebuild after a small edit rewrites only the pages that changed (a deploy by rsync, or a
   web server's caches, see only those);
 - MkDocs empties its output folder and creates every file and folder again on each build,
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -49,7 +53,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BASE = "mkdocs.base.yml"
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
-STAGING_PREFIX = "errorbook-site-"  # then the pid of the build that made it
+STAGING_PREFIX = "errorbook-site-"
+LOCK = ".lock"  # in each staging folder, flock-ed while its run lasts
 
 # Room a staged build needs, estimated from its Markdown: every HTML page carries the theme's
 # navigation and header (about 25 KiB), the search index holds the text again, and the theme's
@@ -108,20 +113,59 @@ def staging_parent(site: Path, languages: Sequence[str]) -> Path:
     return Path(tempfile.gettempdir())
 
 
-def sweep_staging(parent: Path) -> None:
-    """Delete the staging folders that builds killed before they could clean up left in
-    ``parent`` (memory, under /dev/shm, until the machine restarts). Each folder is named
-    after the process that made it; only folders of processes that no longer run go."""
-    for entry in parent.glob(f"{STAGING_PREFIX}*-*"):
-        pid = entry.name[len(STAGING_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid():
+class Staging:
+    """A new folder for one run's builds, inside ``parent``, locked (flock) while the run
+    lasts, so that another run can tell it from one a killed build left behind."""
+
+    def __init__(self, parent: Path) -> None:
+        self.path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=parent))
+        self._lock = open(self.path / LOCK, "wb")  # noqa: SIM115  (held until close)
+        fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX)
+
+    def close(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+        self._lock.close()
+
+
+def sweep_staging(parent: Path, now: float | None = None) -> None:
+    """Delete the staging folders in ``parent`` that builds killed before they could clean up
+    left behind (in memory, under /dev/shm, until the machine restarts): those whose lock
+    nobody holds. A folder without a lock file is left alone for an hour, in case its run is
+    between creating it and locking it."""
+    now = time.time() if now is None else now
+    for entry in parent.glob(f"{STAGING_PREFIX}*"):
+        if entry.is_symlink() or not entry.is_dir():
             continue
         try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            shutil.rmtree(entry, ignore_errors=True)
+            handle = open(entry / LOCK, "rb")  # noqa: SIM115  (closed below)
+        except FileNotFoundError:
+            with contextlib.suppress(OSError):
+                if now - entry.stat().st_mtime > 3600:
+                    shutil.rmtree(entry, ignore_errors=True)
+            continue
         except OSError:
-            pass  # it runs, as another user: not ours to judge
+            continue  # another user's: not ours to judge
+        with handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # its run is still going
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _write(destination: Path, data: bytes) -> None:
+    """Write ``data`` as ``destination`` through a temporary file and a rename: a reader (a
+    web server) never sees half a page, and a file that is also a hard link elsewhere (a
+    deploy made with ``cp -al`` or ``rsync --link-dest``) is replaced, never written through.
+    A temporary file a killed run leaves is deleted by the next mirror, which has no such
+    file in its source."""
+    temporary = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, destination)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _remove(path: Path) -> None:
@@ -134,12 +178,15 @@ def _remove(path: Path) -> None:
 def mirror(source: Path, target: Path) -> Mirrored:
     """Make ``target`` hold exactly the files and folders of ``source``.
 
-    A file is written only when ``target`` lacks it or holds other bytes; a file with the same
-    bytes is not touched. Whatever ``target`` has that ``source`` does not (a page removed from
-    the site, a file where ``source`` has a folder, a symbolic link) is deleted. The comparison
-    is by content, never by time, so a mirror that was interrupted, or an output edited by
-    hand, is put right by the next one.
+    A file is written (by a temporary file and a rename) only when ``target`` lacks it or
+    holds other bytes; a file with the same bytes is not touched. Whatever ``target`` has that
+    ``source`` does not (a page removed from the site, a file where ``source`` has a folder, a
+    symbolic link, which is removed, never followed) is deleted. The comparison is by
+    content, never by time, so a mirror that was interrupted, or an output edited by hand, is
+    put right by the next one.
     """
+    if not source.is_dir():
+        raise FileNotFoundError(f"{source}: the staged build is missing")
     start = time.perf_counter()
     done = Mirrored()
     if target.is_symlink() or (target.exists() and not target.is_dir()):
@@ -171,7 +218,7 @@ def mirror(source: Path, target: Path) -> Mirrored:
                     continue
             except FileNotFoundError:
                 pass
-            destination.write_bytes(data)
+            _write(destination, data)
             done.written += 1
     done.seconds = time.perf_counter() - start
     return done
@@ -198,10 +245,11 @@ def build_one(config: Path, staging: Path) -> Built:
 
 
 def shown(built: Built) -> str:
-    """What a build said worth showing: all of it when it failed, else warnings and errors."""
+    """What a build said worth showing: all of it when it failed, else warnings, errors and
+    what the errorbook plugin said."""
     lines = built.output.strip().splitlines()
-    if built.code == 0:
-        lines = [line for line in lines if not line.startswith("INFO")]
+    if built.code == 0:  # errorbook's notes (catalog problems) stay, MkDocs' own go
+        lines = [line for line in lines if not line.startswith("INFO") or "errorbook:" in line]
     return "\n".join(lines)
 
 
@@ -235,12 +283,13 @@ def publish(
             done.add(one)
     root = site / "root" / "index.html"
     page = target / "index.html"
-    if page.is_file() and not page.is_symlink() and page.read_bytes() == root.read_bytes():
+    data = root.read_bytes()
+    if page.is_file() and not page.is_symlink() and page.read_bytes() == data:
         done.unchanged += 1
     else:
-        if page.exists() or page.is_symlink():
+        if page.is_symlink() or page.is_dir():
             _remove(page)
-        shutil.copyfile(root, page)
+        _write(page, data)
         done.written += 1
     if whole:
         keep = {*languages, page.name}
@@ -250,6 +299,52 @@ def publish(
                 done.removed += 1
     done.seconds = time.perf_counter() - start
     return done
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """True when ``path`` is ``folder`` or lies inside it (both resolved)."""
+    return path == folder or folder in path.parents
+
+
+def overlap(site: Path, target: Path, staging: Path | None) -> str | None:
+    """Why the output cannot go to ``target``, or None. MkDocs refuses a site_dir that holds
+    its docs_dir or lies in it; the staged builds no longer let it see the real output, so
+    the same is checked here, for every source folder of the site, and for the staging
+    folder (which a mirror into a folder that holds it would delete as it goes)."""
+    for name in ("docs", "pages", "root"):
+        source = site / name
+        if inside(target, source) or inside(source, target):
+            return (
+                f"the output {target} overlaps the site's sources ({source}); choose another --out"
+            )
+    if staging is not None and (inside(staging, target) or inside(target, staging)):
+        return (
+            f"the staging folder {staging} overlaps the output {target}; choose another --staging"
+        )
+    return None
+
+
+def build_all(found: Sequence[Path], staging: Path, jobs: int) -> list[Built]:
+    """Every language's build into ``staging``, ``jobs`` at a time, each reported as it ends
+    (so that languages do not interleave)."""
+    results: list[Built] = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        tasks = [pool.submit(build_one, config, staging) for config in found]
+        for future in as_completed(tasks):
+            built = future.result()
+            verdict = "built" if built.code == 0 else f"FAILED (exit {built.code})"
+            print(f"{built.config}: {verdict} in {built.seconds:.1f} s, {built.pages} pages")
+            if text := shown(built):
+                print(text)
+            sys.stdout.flush()
+            results.append(built)
+    results.sort(key=lambda b: b.config)
+    return results
+
+
+def out_of_room(results: Sequence[Built]) -> bool:
+    """Whether a build failed because the staging folder's file system was full."""
+    return any(b.code != 0 and "No space left on device" in b.output for b in results)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -267,7 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out",
         type=Path,
         default=None,
-        help="build into OUT/<lang>/ instead of each configuration's site_dir (site/build/<lang>)",
+        help="build into OUT/<lang>/ and OUT/index.html instead of site/build; each "
+        "OUT/<lang> is made to hold exactly its build (anything else in it is deleted), and "
+        "nothing else in OUT is touched",
     )
     parser.add_argument(
         "--staging",
@@ -291,37 +388,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     # languages' folders and index.html in it are touched.
     whole = args.out is None
     target = site / "build" if whole else args.out.resolve()
+    chosen = args.staging.resolve() if args.staging is not None else None
+    if problem := overlap(site, target, chosen):
+        print(f"build_site: {problem}")
+        return 2
     start = time.perf_counter()
-    parent = args.staging if args.staging is not None else staging_parent(site, languages)
+    for place in {RAM, Path(tempfile.gettempdir()), *([chosen] if chosen else [])}:
+        if place.is_dir():
+            sweep_staging(place)  # before the free space of /dev/shm is judged
+    parent = chosen if chosen is not None else staging_parent(site, languages)
+    if chosen is None and inside(parent, target):
+        parent = Path(tempfile.gettempdir())
     parent.mkdir(parents=True, exist_ok=True)
-    sweep_staging(parent)
-    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=parent))
     jobs = args.jobs or default_jobs(len(found))
     as_batch()
-    results: list[Built] = []
+    staging = Staging(parent)
     published: Mirrored | None = None
     try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            tasks = [pool.submit(build_one, config, staging) for config in found]
-            for future in as_completed(tasks):
-                built = future.result()
-                verdict = "built" if built.code == 0 else f"FAILED (exit {built.code})"
-                print(f"{built.config}: {verdict} in {built.seconds:.1f} s, {built.pages} pages")
-                if text := shown(built):
-                    print(text)
-                sys.stdout.flush()
-                results.append(built)
-        results.sort(key=lambda b: b.config)
+        results = build_all(found, staging.path, jobs)
+        if chosen is None and parent == RAM and out_of_room(results):
+            print(f"build_site: {RAM} ran out of room; building again in the temporary folder")
+            staging.close()
+            parent = Path(tempfile.gettempdir())
+            staging = Staging(parent)
+            results = build_all(found, staging.path, jobs)
         failed = [b for b in results if b.code != 0]
         if failed:
             print(f"build_site: {len(failed)} of {len(results)} builds failed; {target} is left "
                   "as it was")  # fmt: skip
         else:
-            published = publish(site, staging, target, languages, whole)
-            print(f"build_site: {target}: {published.written} files written, "
-                  f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
+            try:
+                published = publish(site, staging.path, target, languages, whole)
+            except OSError as exc:
+                print(f"build_site: could not bring {target} in line with the builds: {exc}. "
+                      "Files already copied stay; the next build that passes puts the rest "
+                      "right.")  # fmt: skip
+            else:
+                print(f"build_site: {target}: {published.written} files written, "
+                      f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging.close()
     total = time.perf_counter() - start
     if args.json is not None:
         data = {

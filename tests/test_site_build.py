@@ -191,9 +191,10 @@ def _notes_project(tmp_path: Path, run: Run, notes: str) -> Path:
 
 
 def _build(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    # MkDocs dates sitemap.xml by the build; a fixed date keeps two builds alike at midnight.
     return subprocess.run(
         [sys.executable, str(BUILD_SITE), "--site", str(site), *extra],
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1767225600"},
         capture_output=True,
         text=True,
     )
@@ -362,16 +363,73 @@ def test_builds_are_staged_in_memory_only_when_it_has_room(
 def test_staging_folders_of_killed_builds_are_swept(tmp_path: Path) -> None:
     """A build killed before it could clean up leaves its staging folder (in memory, under
     /dev/shm, until a restart); the next build deletes it, but not a running build's."""
-    gone = subprocess.Popen([sys.executable, "-c", "pass"])
-    gone.wait()
-    dead = tmp_path / f"{build_site.STAGING_PREFIX}{gone.pid}-abc123"
-    (dead / "en").mkdir(parents=True)
-    (dead / "en" / "index.html").write_text("left by a killed build", "utf-8")
-    alive = tmp_path / f"{build_site.STAGING_PREFIX}1-def456"  # pid 1 always runs
-    alive.mkdir()
-    mine = tmp_path / f"{build_site.STAGING_PREFIX}{os.getpid()}-ghi789"
-    mine.mkdir()
+    running = build_site.Staging(tmp_path)  # its lock is held, as by a running build
+    killed = build_site.Staging(tmp_path)
+    (killed.path / "en").mkdir()
+    (killed.path / "en" / "index.html").write_text("left by a killed build", "utf-8")
+    killed._lock.close()  # the lock dies with its process
+    unlocked_young = tmp_path / f"{build_site.STAGING_PREFIX}young"
+    unlocked_young.mkdir()  # a run between creating its folder and locking it
+    unlocked_old = tmp_path / f"{build_site.STAGING_PREFIX}old"
+    unlocked_old.mkdir()
+    os.utime(unlocked_old, (0, 0))
     other = tmp_path / "someone-elses"
     other.mkdir()
     build_site.sweep_staging(tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, mine.name, other.name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [running.path.name, unlocked_young.name, other.name]
+    )
+    running.close()
+    assert not running.path.exists()
+
+
+def test_mirror_never_follows_a_link_or_writes_through_one(tmp_path: Path) -> None:
+    source, target, outside = tmp_path / "source", tmp_path / "target", tmp_path / "outside"
+    (source / "assets").mkdir(parents=True)
+    (source / "assets" / "site.css").write_bytes(b"new css")
+    (source / "page.html").write_bytes(b"new page")
+    (outside / "keep").mkdir(parents=True)
+    (outside / "keep" / "precious.txt").write_bytes(b"precious")
+    target.mkdir()
+    (target / "assets").symlink_to(outside / "keep", target_is_directory=True)
+    (target / "page.html").write_bytes(b"old page")
+    snapshot = tmp_path / "snapshot.html"
+    os.link(target / "page.html", snapshot)  # a deploy made with cp -al
+    build_site.mirror(source, target)
+    assert (outside / "keep" / "precious.txt").read_bytes() == b"precious"
+    assert sorted(p.name for p in (outside / "keep").iterdir()) == ["precious.txt"]
+    assert not (target / "assets").is_symlink()
+    assert (target / "assets" / "site.css").read_bytes() == b"new css"
+    assert (target / "page.html").read_bytes() == b"new page"
+    assert snapshot.read_bytes() == b"old page"  # replaced, not written through
+    assert sorted(p.name for p in target.iterdir()) == ["assets", "page.html"]  # no temporary
+
+    linked = tmp_path / "linked-target"
+    linked.symlink_to(outside, target_is_directory=True)
+    build_site.mirror(source, linked)
+    assert linked.is_dir() and not linked.is_symlink()
+    assert (outside / "keep" / "precious.txt").read_bytes() == b"precious"
+    with pytest.raises(FileNotFoundError, match="staged build is missing"):
+        build_site.mirror(tmp_path / "nowhere", target)
+    assert (target / "page.html").read_bytes() == b"new page"
+
+
+def test_an_output_that_overlaps_the_sources_or_the_staging_is_refused(
+    run: Run, tmp_path: Path
+) -> None:
+    """MkDocs refuses a site_dir inside its docs_dir; the builds are staged, so the script
+    checks it, for --out and --staging both, before it builds anything."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    site = root / "site"
+    before = _snapshot(site / "docs")
+    for extra, said in (
+        (["--out", str(site / "docs" / "en")], "overlaps the site's sources"),
+        (["--out", str(site)], "overlaps the site's sources"),
+        (["--out", str(tmp_path / "out"), "--staging", str(tmp_path / "out" / "en")],
+         "overlaps the output"),
+    ):  # fmt: skip
+        done = _build(site, *extra)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert said in done.stdout, done.stdout
+    assert _snapshot(site / "docs") == before
+    assert not (tmp_path / "out").exists()
