@@ -289,6 +289,11 @@ _READ_CACHE: dict[
     tuple[bytes, str, str | None, str | None],
     tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics],
 ] = {}
+#: How much PO text the cache may hold. A parsed catalog takes several times its file's size,
+#: so this bounds the memory the cache keeps to a few dozen MiB; a long `mkdocs serve` or a
+#: fuzzing run must not grow without end.
+_READ_CACHE_LIMIT = 8 * 1024 * 1024
+_read_cache_bytes = 0
 
 
 def read(
@@ -296,14 +301,20 @@ def read(
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems.
 
-    A run reads each file once: ``generate`` merges a catalog and then checks it, and both
-    ask for the same bytes. Callers must not change the catalog they get back."""
+    The same bytes are parsed once while they fit in the cache: ``mkdocs serve`` regenerates
+    on every edit, and most PO files have not changed. Callers must not change the catalog
+    they get back."""
+    global _read_cache_bytes
     key = (hashlib.sha256(data).digest(), path, locale, domain)
     cached = _READ_CACHE.get(key)
     if cached is None:
-        if len(_READ_CACHE) > 512:
-            _READ_CACHE.clear()
-        cached = _READ_CACHE[key] = _read(data, path, locale, domain)
+        cached = _read(data, path, locale, domain)
+        if len(data) <= _READ_CACHE_LIMIT:
+            if _read_cache_bytes + len(data) > _READ_CACHE_LIMIT:
+                _READ_CACHE.clear()
+                _read_cache_bytes = 0
+            _READ_CACHE[key] = cached
+            _read_cache_bytes += len(data)
     return cached
 
 

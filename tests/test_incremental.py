@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import os
 import subprocess
@@ -516,3 +517,28 @@ def test_a_file_written_a_moment_ago_is_hashed_again_next_time(tmp_path: Path) -
     whole = (now // 1_000_000_000 - 1) * 1_000_000_000  # a second ago, whole seconds only
     os.utime(path, ns=(whole, whole))
     assert recorded_mtime() == -1
+
+
+def test_the_po_read_cache_holds_a_bounded_amount_of_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long `mkdocs serve` or fuzzing run reads many PO files; the cache keeps at most its
+    limit of PO text, and still answers a repeated read with the same parse."""
+    monkeypatch.setattr(pofile, "_READ_CACHE", {})
+    monkeypatch.setattr(pofile, "_read_cache_bytes", 0)
+    monkeypatch.setattr(pofile, "_READ_CACHE_LIMIT", 4096)
+    header = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n\n'
+    texts = [
+        f'{header}msgctxt "C{i}"\nmsgid "{"x" * 500}"\nmsgstr ""\n'.encode() for i in range(40)
+    ]
+    for data in texts:
+        first = pofile.read(data, "de.po", "de", "messages")
+        assert pofile.read(data, "de.po", "de", "messages") is first
+        held = sum(len(key_data) for key_data in texts if _cached(pofile, key_data))
+        assert held <= 4096 and pofile._read_cache_bytes <= 4096
+    huge = texts[0] + b"#" * 5000 + b"\n"
+    pofile.read(huge, "de.po", "de", "messages")
+    assert not _cached(pofile, huge)  # larger than the whole cache: parsed, not kept
+
+
+def _cached(module: Any, data: bytes) -> bool:
+    key = (hashlib.sha256(data).digest(), "de.po", "de", "messages")
+    return key in module._READ_CACHE
