@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from .diagnostics import InvalidInput
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
+_SEVERITY = re.compile(r": (?:error|warning): ")  # the log level says it
 
 
 @contextlib.contextmanager
@@ -92,7 +94,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if problems.items:
             level = logging.WARNING if self.serving else logging.INFO
             for item in problems.sorted():
-                log.log(level, "errorbook: %s", item.render().replace(": error: ", ": ", 1))
+                log.log(level, "errorbook: %s", _SEVERITY.sub(": ", item.render(), count=1))
             log.log(
                 level,
                 "errorbook: the translations above are left out of the pages until they are "

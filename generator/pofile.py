@@ -36,17 +36,26 @@ _LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def _breaks_in_comments(text: str, path: str) -> Diagnostics:
-    """Each comment line holding a character of ``_LINE_BREAKS``. (In a translation the
-    checks refuse it as a control character, and leave that entry out.)"""
+    """Each comment Babel would write back broken that holds a character of ``_LINE_BREAKS``:
+    a comment above the first entry (the header's, which Babel's writer splits with
+    str.splitlines()) and a ``#|`` previous-msgid line. Other comments come back readable,
+    and in a translation the checks refuse the character as a control character and leave
+    that entry out."""
     found = Diagnostics()
+    above_entries = True
     for number, line in enumerate(text.split("\n"), 1):
-        breaking = _LINE_BREAKS.search(line) if line.startswith("#") else None
+        if line.startswith(("msgctxt", "msgid")):
+            above_entries = False
+        if not (line.startswith(("#|", "#~|")) or (above_entries and line.startswith("#"))):
+            continue
+        breaking = _LINE_BREAKS.search(line)
         if breaking is not None:
+            where = "a previous-msgid line (#|)" if "|" in line[:3] else "the header's comment"
             found.error(
                 Mark(path, number, breaking.start() + 1),
-                f"a comment contains U+{ord(breaking.group()):04X}, which Babel would write "
-                "back as a line break",
-                "delete the character",
+                f"{where} contains U+{ord(breaking.group()):04X}, which Babel would not write "
+                "back as it is, and the file could not be read again",
+                "delete the character or replace it with a space",
             )
     return found
 

@@ -119,8 +119,12 @@ class Staging:
 
     def __init__(self, parent: Path) -> None:
         self.path = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=parent))
-        self._lock = open(self.path / LOCK, "wb")  # noqa: SIM115  (held until close)
+        # Locked under another name, then renamed (the lock goes with the file): a sweep that
+        # finds LOCK always finds it locked while this run lasts.
+        claiming = self.path / f"{LOCK}-{os.getpid()}"
+        self._lock = open(claiming, "wb")  # noqa: SIM115  (held until close)
         fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX)
+        os.rename(claiming, self.path / LOCK)
 
     def close(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
@@ -283,6 +287,8 @@ def publish(
             done.add(one)
     root = site / "root" / "index.html"
     page = target / "index.html"
+    for left in target.glob(f".{page.name}.*.tmp"):  # from a run killed while writing it
+        left.unlink(missing_ok=True)
     data = root.read_bytes()
     if page.is_file() and not page.is_symlink() and page.read_bytes() == data:
         done.unchanged += 1
@@ -316,6 +322,11 @@ def overlap(site: Path, target: Path, staging: Path | None) -> str | None:
         if inside(target, source) or inside(source, target):
             return (
                 f"the output {target} overlaps the site's sources ({source}); choose another --out"
+            )
+        if staging is not None and (inside(staging, source) or inside(source, staging)):
+            return (
+                f"the staging folder {staging} overlaps the site's sources ({source}); "
+                "choose another --staging"
             )
     if staging is not None and (inside(staging, target) or inside(target, staging)):
         return (
@@ -396,9 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for place in {RAM, Path(tempfile.gettempdir()), *([chosen] if chosen else [])}:
         if place.is_dir():
             sweep_staging(place)  # before the free space of /dev/shm is judged
-    parent = chosen if chosen is not None else staging_parent(site, languages)
+    parent = chosen if chosen is not None else staging_parent(site, languages).resolve()
     if chosen is None and inside(parent, target):
-        parent = Path(tempfile.gettempdir())
+        parent = Path(tempfile.gettempdir()).resolve()
     parent.mkdir(parents=True, exist_ok=True)
     jobs = args.jobs or default_jobs(len(found))
     as_batch()
@@ -406,10 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     published: Mirrored | None = None
     try:
         results = build_all(found, staging.path, jobs)
-        if chosen is None and parent == RAM and out_of_room(results):
+        if chosen is None and parent == RAM.resolve() and out_of_room(results):
             print(f"build_site: {RAM} ran out of room; building again in the temporary folder")
             staging.close()
-            parent = Path(tempfile.gettempdir())
+            parent = Path(tempfile.gettempdir()).resolve()
             staging = Staging(parent)
             results = build_all(found, staging.path, jobs)
         failed = [b for b in results if b.code != 0]

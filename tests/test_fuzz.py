@@ -24,6 +24,7 @@ found go to ``test-artifacts/fuzz.json``.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import json
 import os
 import re
@@ -486,16 +487,18 @@ RUNS: dict[str, Run] = {}
 #: Whose allocations count towards GROWTH_BYTES: the code under test. Hypothesis keeps every
 #: choice it made (hundreds of MiB in a `make fuzz` run), and this harness keeps the
 #: smallest input of each problem; neither is a leak in errorbook.
-UNDER_TEST = [
-    tracemalloc.Filter(True, str(ROOT / "generator" / "*")),
-    tracemalloc.Filter(True, "*/babel/*"),
-    tracemalloc.Filter(True, "*/yaml/*"),
-]
+UNDER_TEST = (f"{ROOT / 'generator'}{os.sep}*", "*/babel/*", "*/yaml/*")
 
 
 def _kept_by_code_under_test() -> int:
-    snapshot = tracemalloc.take_snapshot().filter_traces(UNDER_TEST)
-    return sum(stat.size for stat in snapshot.statistics("filename"))
+    """Bytes allocated in the code under test that are still alive. Grouped by file first:
+    filtering a snapshot trace by trace takes seconds once Hypothesis holds millions."""
+    stats = tracemalloc.take_snapshot().statistics("filename")
+    return sum(
+        stat.size
+        for stat in stats
+        if any(fnmatch.fnmatch(stat.traceback[0].filename, pattern) for pattern in UNDER_TEST)
+    )
 
 
 def fuzz(

@@ -350,11 +350,12 @@ def test_builds_are_staged_in_memory_only_when_it_has_room(
     ram = tmp_path / "ram"
     ram.mkdir()
     monkeypatch.setattr(build_site, "RAM", ram)
-    assert build_site.staging_parent(site, ["en"]) == ram
     need = build_site.room_needed(site, ["en"])
     assert need > build_site.LANGUAGE_ROOM + build_site.PAGE_ROOM
-    free = SimpleNamespace(free=need - 1)
+    free = SimpleNamespace(free=need + 1)
     monkeypatch.setattr(build_site.shutil, "disk_usage", lambda path: free)
+    assert build_site.staging_parent(site, ["en"]) == ram
+    free.free = need - 1
     assert build_site.staging_parent(site, ["en"]) == Path(build_site.tempfile.gettempdir())
     monkeypatch.setattr(build_site, "RAM", tmp_path / "missing")
     assert build_site.staging_parent(site, ["en"]) == Path(build_site.tempfile.gettempdir())
@@ -433,3 +434,41 @@ def test_an_output_that_overlaps_the_sources_or_the_staging_is_refused(
         assert said in done.stdout, done.stdout
     assert _snapshot(site / "docs") == before
     assert not (tmp_path / "out").exists()
+
+
+def test_when_memory_fills_up_the_builds_run_again_in_the_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """/dev/shm had room when it was chosen, but another build filled it meanwhile."""
+    site = tmp_path / "site"
+    (site / "docs" / "en").mkdir(parents=True)
+    (site / "docs" / "en" / "index.md").write_text("# Home\n", "utf-8")
+    (site / "root").mkdir()
+    (site / "root" / "index.html").write_text("<!doctype html>", "utf-8")
+    (site / "mkdocs.en.yml").write_text("site_name: x\n", "utf-8")
+    ram, temporary = tmp_path / "ram", tmp_path / "tmp"
+    ram.mkdir()
+    temporary.mkdir()
+    monkeypatch.setattr(build_site, "RAM", ram)
+    monkeypatch.setattr(build_site.tempfile, "gettempdir", lambda: str(temporary))
+    monkeypatch.setattr(build_site, "as_batch", lambda: None)
+    roomy = SimpleNamespace(free=1 << 40)
+    monkeypatch.setattr(build_site.shutil, "disk_usage", lambda path: roomy)
+    where: list[Path] = []
+
+    def build_one(config: Path, staging: Path) -> object:
+        where.append(staging.parent)
+        if staging.parent == ram:
+            return build_site.Built(config.name, "en", 0.1, 0.1, 1, 0, "OSError: [Errno 28] "
+                                    "No space left on device")  # fmt: skip
+        (staging / "en").mkdir()
+        (staging / "en" / "index.html").write_text("built", "utf-8")
+        return build_site.Built(config.name, "en", 0.1, 0.1, 0, 1, "")
+
+    monkeypatch.setattr(build_site, "build_one", build_one)
+    out = tmp_path / "out"
+    assert build_site.main(["--site", str(site), "--out", str(out)]) == 0
+    assert where == [ram, temporary]
+    assert "ran out of room; building again in the temporary folder" in capsys.readouterr().out
+    assert (out / "en" / "index.html").read_text("utf-8") == "built"
+    assert list(ram.iterdir()) == [] and list(temporary.iterdir()) == []  # staging cleaned
