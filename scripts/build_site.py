@@ -228,6 +228,31 @@ def mirror(source: Path, target: Path) -> Mirrored:
     return done
 
 
+def commit_time(site: Path) -> str | None:
+    """The time of the last commit of the repository that holds ``site``, in seconds since
+    the epoch, or None outside a Git work tree (or without git)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(site), "log", "-1", "--format=%ct"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    stamp = done.stdout.strip()
+    return stamp if done.returncode == 0 and stamp.isdigit() else None
+
+
+def reproducible_dates(site: Path) -> None:
+    """MkDocs dates sitemap.xml (and the gzip header of sitemap.xml.gz) with the time of the
+    build, unless SOURCE_DATE_EPOCH says otherwise. Set it, when it is not set, to the time
+    of the last commit: the same sources then build the same bytes on any day and machine,
+    and a rebuild the next day does not rewrite the sitemaps."""
+    if "SOURCE_DATE_EPOCH" not in os.environ and (stamp := commit_time(site)) is not None:
+        os.environ["SOURCE_DATE_EPOCH"] = stamp
+
+
 def build_one(config: Path, staging: Path) -> Built:
     """``mkdocs build --strict`` of one language, into ``staging/<lang>``."""
     lang = config.name.split(".")[1]
@@ -413,6 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parent.mkdir(parents=True, exist_ok=True)
     jobs = args.jobs or default_jobs(len(found))
     as_batch()
+    reproducible_dates(site)
     staging = Staging(parent)
     published: Mirrored | None = None
     try:

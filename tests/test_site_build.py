@@ -472,3 +472,29 @@ def test_when_memory_fills_up_the_builds_run_again_in_the_temporary_folder(
     assert "ran out of room; building again in the temporary folder" in capsys.readouterr().out
     assert (out / "en" / "index.html").read_text("utf-8") == "built"
     assert list(ram.iterdir()) == [] and list(temporary.iterdir()) == []  # staging cleaned
+
+
+def test_the_sitemaps_are_dated_by_the_last_commit_not_by_the_build(
+    run: Run, tmp_path: Path
+) -> None:
+    """The same sources build the same bytes on any day: MkDocs dates sitemap.xml with
+    SOURCE_DATE_EPOCH, which build_site sets to the last commit's time when it is not set."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
+    env |= {"GIT_COMMITTER_DATE": "2001-02-03T04:05:06Z", "GIT_AUTHOR_DATE": "2001-02-03T04:05:06Z"}
+    for command in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "x"],
+    ):
+        subprocess.run(command, cwd=root, env=env, check=True)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [sys.executable, str(BUILD_SITE), "--site", str(root / "site"), "--out", str(out)],
+        env={**env, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    sitemap = (out / "en" / "sitemap.xml").read_text("utf-8")
+    assert "<lastmod>2001-02-03</lastmod>" in sitemap, sitemap[:500]
