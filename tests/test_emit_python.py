@@ -13,6 +13,7 @@ import pytest
 
 from generator.build import outputs
 from generator.config import Config
+from generator.registry import Registry
 from generator.validate import load_registry_text
 
 from .conftest import MINIMAL, ROOT
@@ -39,6 +40,14 @@ def load_module(package_dir: Path, name: str) -> ModuleType:
     return module
 
 
+def write_outputs(folder: Path, registry: Registry) -> None:
+    """Every output of ``registry`` (read from demo.yaml, package in ``folder``), written there."""
+    files = outputs(Config(root=folder, registry=folder / "demo.yaml", python_out=folder), registry)
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+
+
 def yaml_text(value: str) -> str:
     """The value as a YAML double-quoted scalar (escapes already in YAML form)."""
     return '"' + value + '"'
@@ -50,12 +59,7 @@ def test_registry_text_lands_in_python_as_data(case: str, tmp_path: Path) -> Non
     text = text.replace("package: demo_errors", f"package: hostile_{case}")
     registry = load_registry_text(text, "demo.yaml")
     expected = registry.code("DOOR_CLOSED").message.text
-    files = outputs(
-        Config(root=tmp_path, registry=tmp_path / "demo.yaml", python_out=tmp_path), registry
-    )
-    for name, data in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(data)
+    write_outputs(tmp_path, registry)
     module = load_module(tmp_path / f"hostile_{case}", f"hostile_{case}")
     assert module.CODES[module.ErrorCode.DOOR_CLOSED].message == expected
     built = module.failure("DOOR_CLOSED")
@@ -83,12 +87,7 @@ def test_generated_package_is_strictly_typed_for_any_registry(tmp_path: Path) ->
         "message: The door is closed.", f"message: {yaml_text(HOSTILE['quotes'])}"
     )
     registry = load_registry_text(text, "demo.yaml")
-    files = outputs(
-        Config(root=tmp_path, registry=tmp_path / "demo.yaml", python_out=tmp_path), registry
-    )
-    for name, data in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(data)
+    write_outputs(tmp_path, registry)
     result = subprocess.run(
         [
             sys.executable,

@@ -9,15 +9,13 @@ from typing import Any
 import pytest
 
 import surface_errors as se
-from generator.build import outputs
-from generator.config import Config
 from generator.emit.python import retry_facts
 from generator.registry import Registry
 from generator.validate import load_registry, load_registry_text
 
 from .conftest import MINIMAL, ROOT
 from .test_compat import DEPRECATE, RETIRE, bump
-from .test_emit_python import load_module
+from .test_emit_python import load_module, write_outputs
 
 REGISTRY = load_registry(ROOT / "codes.yaml", "codes.yaml")
 
@@ -76,12 +74,7 @@ def as_read(module: Any, info: Any) -> dict[str, object]:
 def generated(tmp_path: Path, text: str, package: str) -> tuple[Registry, Any]:
     text = text.replace("package: demo_errors", f"package: {package}")
     registry = load_registry_text(text, "demo.yaml")
-    files = outputs(
-        Config(root=tmp_path, registry=tmp_path / "demo.yaml", python_out=tmp_path), registry
-    )
-    for name, data in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_bytes(data)
+    write_outputs(tmp_path, registry)
     return registry, load_module(tmp_path / package, package)
 
 

@@ -190,11 +190,14 @@ def _notes_project(tmp_path: Path, run: Run, notes: str) -> Path:
     return root
 
 
-def _build(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+def _build(
+    site: Path, *extra: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     # MkDocs dates sitemap.xml by the build; a fixed date keeps two builds alike at midnight.
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"} if env is None else env
     return subprocess.run(
         [sys.executable, str(BUILD_SITE), "--site", str(site), *extra],
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "1767225600"},
+        env={**env, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
     )
@@ -489,12 +492,7 @@ def test_the_sitemaps_are_dated_by_the_last_commit_not_by_the_build(
     ):
         subprocess.run(command, cwd=root, env=env, check=True)
     out = tmp_path / "out"
-    done = subprocess.run(
-        [sys.executable, str(BUILD_SITE), "--site", str(root / "site"), "--out", str(out)],
-        env={**env, "NO_MKDOCS_2_WARNING": "1"},
-        capture_output=True,
-        text=True,
-    )
+    done = _build(root / "site", "--out", str(out), env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     sitemap = (out / "en" / "sitemap.xml").read_text("utf-8")
     assert "<lastmod>2001-02-03</lastmod>" in sitemap, sitemap[:500]
