@@ -902,6 +902,18 @@ class Machine:
     total: float = 0.0
 
 
+def interpreter() -> str:
+    """Which build of Python runs the bench: its executable and whether libpython is linked
+    into it or loaded as a shared library (which, with no profile-guided optimisation, costs
+    MkDocs about 15%; see the Makefile's PYTHON)."""
+    executable = Path(getattr(sys, "_base_executable", sys.executable)).resolve()
+    shared = ""
+    with contextlib.suppress(OSError):
+        maps = Path("/proc/self/maps").read_text()
+        shared = ", libpython shared" if "libpython" in maps else ", libpython linked in"
+    return f"{executable}{shared}"
+
+
 def machine() -> Machine:
     model = ""
     with contextlib.suppress(OSError):
@@ -926,7 +938,7 @@ def machine() -> Machine:
     return Machine(
         cpus=os.cpu_count() or 0,
         cpu_model=model or platform.processor() or platform.machine(),
-        python=platform.python_version(),
+        python=f"{platform.python_version()} ({interpreter()})",
         babel=babel.__version__,
         gettext=gnu.splitlines()[0].split(")")[-1].strip() if gnu else "not installed",
         errorbook=generator.__version__,
