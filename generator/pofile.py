@@ -182,6 +182,7 @@ def lint_lines(text: str, path: str) -> Diagnostics:
             if not body:
                 continue
         elif not line.strip():
+            _unfinished(states, found)
             states = {False: {}, True: {}}  # a blank line ends an entry
             continue
         elif line.startswith("#"):
@@ -213,6 +214,8 @@ def lint_lines(text: str, path: str) -> Diagnostics:
                         "lines, in this order",
                     )
                     continue
+                if match.group(1) == "msgctxt":
+                    state["msgctxt"] = Mark(path, number, offset + 1)
             next_line = rows[number] if number < len(rows) else ""
             if (
                 match.group(1) == "msgid"
@@ -235,7 +238,22 @@ def lint_lines(text: str, path: str) -> Diagnostics:
         if problem is not None:
             column, message, hint = problem
             found.error(Mark(path, number, offset + column), message, hint)
+    _unfinished(states, found)
     return found
+
+
+def _unfinished(states: dict[bool, dict[str, object]], found: Diagnostics) -> None:
+    """Report an entry that ends (at a blank line or the end of the file) after its msgctxt:
+    Babel drops such a msgctxt without a word, GNU msgfmt calls it a syntax error. An entry
+    that ends after its msgid is Babel's "missing msgstr", reported where it is read."""
+    for state in states.values():
+        where = state.get("msgctxt")
+        if state.get("seen") == ["msgctxt"] and isinstance(where, Mark):
+            found.error(
+                where,
+                "msgctxt without msgid: the entry ends after it",
+                "add this entry's msgid and msgstr lines below it, or delete the line",
+            )
 
 
 class _Parser(PoFileParser):
