@@ -174,16 +174,19 @@ def lint_lines(text: str, path: str) -> Diagnostics:
     for number, raw in enumerate(rows, 1):
         line = raw.rstrip()
         body, offset = line, 0
+        previous = line.startswith("#|")  # the text an entry had before msgmerge changed it
         if line.startswith(("#~", "#|")):
             body = line[2:].lstrip()
             if body.startswith("|"):  # #~| previous msgid of an obsolete entry
                 body = body[1:].lstrip()
+                previous = True
             offset = len(line) - len(body)
             if not body:
                 continue
         elif not line.strip():
-            _unfinished(states, found)
-            states = {False: {}, True: {}}  # a blank line ends an entry
+            # A blank line ends an entry, except after a lone msgctxt: GNU and Babel both
+            # read on to its msgid, and the end of the file or the next msgctxt tells.
+            states = {k: _after_blank(state) for k, state in states.items()}
             continue
         elif line.startswith("#"):
             continue
@@ -202,8 +205,12 @@ def lint_lines(text: str, path: str) -> Diagnostics:
                     "msgstr[N], a quoted string or #",
                 )
                 continue
-            if not line.startswith("#|"):
+            if not previous:
                 state = states[line.startswith("#~")]
+                if state.get("ended") and match.group(1) == "msgctxt":
+                    _unfinished(state, found)
+                    state.clear()
+                state.pop("ended", None)
                 wrong = _structure(match.group(1), state)
                 if wrong is not None:
                     state.setdefault("seen", []).append(match.group(1))  # type: ignore[attr-defined]
@@ -238,22 +245,31 @@ def lint_lines(text: str, path: str) -> Diagnostics:
         if problem is not None:
             column, message, hint = problem
             found.error(Mark(path, number, offset + column), message, hint)
-    _unfinished(states, found)
+    for state in states.values():
+        _unfinished(state, found)
     return found
 
 
-def _unfinished(states: dict[bool, dict[str, object]], found: Diagnostics) -> None:
-    """Report an entry that ends (at a blank line or the end of the file) after its msgctxt:
-    Babel drops such a msgctxt without a word, GNU msgfmt calls it a syntax error. An entry
-    that ends after its msgid is Babel's "missing msgstr", reported where it is read."""
-    for state in states.values():
-        where = state.get("msgctxt")
-        if state.get("seen") == ["msgctxt"] and isinstance(where, Mark):
-            found.error(
-                where,
-                "msgctxt without msgid: the entry ends after it",
-                "add this entry's msgid and msgstr lines below it, or delete the line",
-            )
+def _after_blank(state: dict[str, object]) -> dict[str, object]:
+    """What a blank line leaves of an entry's state: nothing, unless the entry so far is a
+    msgctxt alone, which is kept (marked as ended) until the next keyword decides."""
+    if state.get("seen") == ["msgctxt"]:
+        return {**state, "ended": True}
+    return {}
+
+
+def _unfinished(state: dict[str, object], found: Diagnostics) -> None:
+    """Report an entry that has a msgctxt and nothing else when the file or the next
+    msgctxt ends it: Babel drops such a msgctxt without a word, GNU msgfmt calls it a syntax
+    error. An entry that ends after its msgid is Babel's "missing msgstr", reported where it
+    is read."""
+    where = state.get("msgctxt")
+    if state.get("seen") == ["msgctxt"] and isinstance(where, Mark):
+        found.error(
+            where,
+            "msgctxt without msgid",
+            "add this entry's msgid and msgstr lines below it, or delete the line",
+        )
 
 
 class _Parser(PoFileParser):

@@ -144,6 +144,53 @@ def test_a_file_that_went_through_msgmerge_comes_back_unchanged(run: Run, transl
     assert path.read_bytes() == ours
 
 
+HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+
+
+def _msgfmt_accepts(text: str, tmp_path: Path) -> bool | None:
+    """GNU msgfmt's opinion of ``text``, or None where it is not installed."""
+    if MSGFMT is None:
+        return None
+    path = tmp_path / "x.po"
+    path.write_text(text, "utf-8")
+    result = subprocess.run([MSGFMT, "--check", "-o", os.devnull, str(path)], capture_output=True)
+    return result.returncode == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'msgctxt "A"\n\nmsgid "a"\nmsgstr "b"\n',  # a blank line between msgctxt and msgid
+        '#~ msgctxt "A"\n\n#~ msgid "a"\n#~ msgstr "b"\n',
+        # what msgmerge --previous writes above an obsolete entry
+        '#~| msgctxt "A"\n#~| msgid "old"\n#~ msgctxt "A"\n#~ msgid "a"\n#~ msgstr "b"\n',
+        '#| msgctxt "A"\n#| msgid "old"\nmsgctxt "A"\nmsgid "a"\nmsgstr "b"\n',
+    ],
+)
+def test_layouts_gnu_reads_pass_the_line_check(body: str, tmp_path: Path) -> None:
+    text = HEADER + body
+    assert _msgfmt_accepts(text, tmp_path) in (True, None)
+    assert not pofile.lint(text, "x.po").has_errors, pofile.lint(text, "x.po").render()
+
+
+@pytest.mark.parametrize(
+    ("body", "column"),
+    [
+        ('msgctxt "A"\n', 1),
+        ('msgctxt "A"', 1),  # no newline at the end of the file
+        ('msgctxt "A"\n\nmsgctxt "B"\nmsgid "b"\nmsgstr "c"\n', 1),
+        ('#~ msgctxt "A"\n\nmsgid "b"\nmsgstr "c"\n', 4),
+    ],
+)
+def test_a_msgctxt_alone_is_an_error_at_its_line(body: str, column: int, tmp_path: Path) -> None:
+    """Babel drops such a msgctxt without a word; msgfmt calls it a syntax error."""
+    text = HEADER + body
+    assert _msgfmt_accepts(text, tmp_path) in (False, None)
+    rendered = pofile.lint(text, "x.po").render()
+    assert rendered.startswith(f"x.po:5:{column}: error: msgctxt without msgid"), rendered
+    assert rendered.count("error:") == 1
+
+
 @pytest.mark.skipif(MSGFMT is None, reason="GNU gettext is not installed")
 def test_gnu_msgfmt_accepts_every_catalog(translated: Path) -> None:
     for path in sorted((translated / "locales").rglob("*.po")):
