@@ -184,8 +184,8 @@ def lint_lines(text: str, path: str) -> Diagnostics:
             if not body:
                 continue
         elif not line.strip():
-            # A blank line ends an entry, except after a lone msgctxt: GNU and Babel both
-            # read on to its msgid, and the end of the file or the next msgctxt tells.
+            # A blank line ends an entry that has its msgstr. One that has not is kept: GNU
+            # and Babel both read on to the rest of it, and the next keyword tells.
             states = {k: _after_blank(state) for k, state in states.items()}
             continue
         elif line.startswith("#"):
@@ -207,10 +207,9 @@ def lint_lines(text: str, path: str) -> Diagnostics:
                 continue
             if not previous:
                 state = states[line.startswith("#~")]
-                if state.get("ended") and match.group(1) == "msgctxt":
-                    _unfinished(state, found)
+                if state.pop("ended", False) and _starts_entry(match.group(1), state):
+                    _unfinished(state, found)  # an entry without its msgstr
                     state.clear()
-                state.pop("ended", None)
                 wrong = _structure(match.group(1), state)
                 if wrong is not None:
                     state.setdefault("seen", []).append(match.group(1))  # type: ignore[attr-defined]
@@ -251,11 +250,18 @@ def lint_lines(text: str, path: str) -> Diagnostics:
 
 
 def _after_blank(state: dict[str, object]) -> dict[str, object]:
-    """What a blank line leaves of an entry's state: nothing, unless the entry so far is a
-    msgctxt alone, which is kept (marked as ended) until the next keyword decides."""
-    if state.get("seen") == ["msgctxt"]:
+    """What a blank line leaves of an entry's state: nothing once it has a msgstr; else the
+    entry so far, marked as interrupted, for the next keyword to continue or end."""
+    seen = state.get("seen")
+    if isinstance(seen, list) and seen and not any(k.startswith("msgstr") for k in seen):
         return {**state, "ended": True}
     return {}
+
+
+def _starts_entry(keyword: str, state: dict[str, object]) -> bool:
+    """True when ``keyword``, after a blank line, cannot continue the entry in ``state``."""
+    seen = state.get("seen")
+    return keyword == "msgctxt" or (keyword == "msgid" and seen != ["msgctxt"])
 
 
 def _unfinished(state: dict[str, object], found: Diagnostics) -> None:

@@ -144,7 +144,10 @@ def test_a_file_that_went_through_msgmerge_comes_back_unchanged(run: Run, transl
     assert path.read_bytes() == ours
 
 
-HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+HEADER = (
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+)
 
 
 def _msgfmt_accepts(text: str, tmp_path: Path) -> bool | None:
@@ -161,6 +164,8 @@ def _msgfmt_accepts(text: str, tmp_path: Path) -> bool | None:
     "body",
     [
         'msgctxt "A"\n\nmsgid "a"\nmsgstr "b"\n',  # a blank line between msgctxt and msgid
+        'msgid "a"\n\nmsgstr "b"\n',  # and between msgid and msgstr
+        'msgid "a"\nmsgid_plural "as"\n\nmsgstr[0] "b"\nmsgstr[1] "c"\n',
         '#~ msgctxt "A"\n\n#~ msgid "a"\n#~ msgstr "b"\n',
         # what msgmerge --previous writes above an obsolete entry
         '#~| msgctxt "A"\n#~| msgid "old"\n#~ msgctxt "A"\n#~ msgid "a"\n#~ msgstr "b"\n',
@@ -168,6 +173,8 @@ def _msgfmt_accepts(text: str, tmp_path: Path) -> bool | None:
     ],
 )
 def test_layouts_gnu_reads_pass_the_line_check(body: str, tmp_path: Path) -> None:
+    """A blank line inside an entry, or msgmerge's previous-text lines, are PO as GNU and
+    Babel read it: the line check must not refuse them."""
     text = HEADER + body
     assert _msgfmt_accepts(text, tmp_path) in (True, None)
     assert not pofile.lint(text, "x.po").has_errors, pofile.lint(text, "x.po").render()
@@ -187,7 +194,7 @@ def test_a_msgctxt_alone_is_an_error_at_its_line(body: str, column: int, tmp_pat
     text = HEADER + body
     assert _msgfmt_accepts(text, tmp_path) in (False, None)
     rendered = pofile.lint(text, "x.po").render()
-    assert rendered.startswith(f"x.po:5:{column}: error: msgctxt without msgid"), rendered
+    assert rendered.startswith(f"x.po:6:{column}: error: msgctxt without msgid"), rendered
     assert rendered.count("error:") == 1
 
 
