@@ -85,4 +85,5 @@ fuzz: $(STAMP)
 	ERRORBOOK_FUZZ_SECONDS=$${ERRORBOOK_FUZZ_SECONDS:-300} $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 clean:
-	rm -rf $(VENV) build dist site/build ts/node_modules ts/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site/build ts/node_modules ts/dist .pytest_cache .mypy_cache .ruff_cache \
+		.errorbook-cache .errorbook.lock .hypothesis

@@ -99,6 +99,12 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
                 f"{path}:{line}:1: error: '{key}' must be a path in quotes ({KEYS[key]})"
             )
     templates = table.get("templates")
+    if templates and not (root / templates).is_dir():
+        raise ConfigError(
+            f"{path}:{_line_of(text, 'templates')}:1: error: 'templates' names "
+            f"{templates!r}, which is not a folder (create it with the templates to "
+            "override, or remove the key to use the shipped ones)"
+        )
     return Config(
         root=root,
         registry=root / table.get("registry", "codes.yaml"),

@@ -72,8 +72,9 @@ def _orphans(root: Path, files: Mapping[str, bytes], previous: set[str]) -> list
     )
 
 
-def compare(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
-    """The status of every output against what is on disk, in path order."""
+def compare(root: Path, files: Mapping[str, bytes], orphans: bool = True) -> list[FileStatus]:
+    """The status of every output against what is on disk, in path order. With ``orphans``,
+    ``files`` is every output, and what the last manifest names beyond them is orphaned."""
     result = []
     for name in sorted(files):
         current = _current(root, name)
@@ -83,7 +84,9 @@ def compare(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
             result.append(FileStatus(name, "stale"))
         else:
             result.append(FileStatus(name, "unchanged"))
-    result += [FileStatus(name, "orphaned") for name in _orphans(root, files, _previous(root))]
+    if orphans:
+        found = _orphans(root, files, _previous(root))
+        result += [FileStatus(name, "orphaned") for name in found]
     return sorted(result, key=lambda s: s.path)
 
 
@@ -150,16 +153,18 @@ def _sweep(folders: set[Path]) -> None:
                     leftover.unlink()
 
 
-def write(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
-    """Write every changed output, remove orphans; report what changed."""
+def write(root: Path, files: Mapping[str, bytes], every: bool = True) -> list[FileStatus]:
+    """Write every changed output; report what changed. With ``every`` (a whole generation),
+    ``files`` is every output and the orphans the last manifest names are removed; without
+    it (a few files a command adds, such as a new locale's PO files) nothing else is touched."""
     with locked(root):
-        return _write(root, files)
+        return _write(root, files, every)
 
 
-def _write(root: Path, files: Mapping[str, bytes]) -> list[FileStatus]:
+def _write(root: Path, files: Mapping[str, bytes], every: bool) -> list[FileStatus]:
     previous = _previous(root)
     _sweep({(root / name).parent for name in files})
-    statuses = compare(root, files)
+    statuses = compare(root, files, orphans=every)
     for status in statuses:
         if status.status == "stale":
             current = _current(root, status.path) or b""

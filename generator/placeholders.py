@@ -20,6 +20,7 @@ class Problem:
     offset: int  # 0-based index into the text
     message: str
     hint: str
+    unnamed: bool = False  # '{}' or '{0}': the hint can only name an example
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def parse(text: str) -> Parsed:
                     names.append(field)
             else:
                 message, hint = _explain(field)
-                problems.append(Problem(i, message, hint))
+                problems.append(Problem(i, message, hint, field == "" or field.isdigit()))
             i = end + 1
         elif char == "}":
             if text.startswith("}}", i):
@@ -115,14 +116,18 @@ def translation_problems(
         names += [n for n in parse(text).names if n not in names]
     found: list[tuple[int, str, str]] = []
     last = len(forms) - 1
+    shown = ", ".join(f"{{{n}}}" for n in names) or "none"
     for index, text in enumerate(forms):
         if not text:
             continue
         parsed = parse(text)
-        found += [(index, f"has {p.message}", p.hint) for p in parsed.problems]
+        for p in parsed.problems:
+            hint = p.hint
+            if p.unnamed and names:  # name the source's own placeholders, not an example
+                hint = f"write the source's placeholders by name: {shown}"
+            found.append((index, f"has {p.message}", hint))
         for name in parsed.names:
             if name not in names:
-                shown = ", ".join(f"{{{n}}}" for n in names) or "none"
                 found.append(
                     (
                         index,

@@ -34,6 +34,7 @@ def read_side(spec: str, config: Config) -> tuple[bytes, str]:
             f"'{spec}' is neither a file nor a revision: {config.root} is not in a git repository"
         )
     toplevel = Path(top.stdout.decode().strip())
+    given_path = bool(inside)
     if not inside:
         try:
             inside = config.registry.resolve().relative_to(toplevel.resolve()).as_posix()
@@ -45,9 +46,10 @@ def read_side(spec: str, config: Config) -> tuple[bytes, str]:
     shown = _git(toplevel, "show", f"{revision}:{inside}")
     if shown.returncode != 0:
         message = shown.stderr.decode(errors="replace").strip().splitlines()
-        raise ConfigError(
-            f"cannot read {inside} at '{revision}': {message[-1] if message else 'git failed'}"
-        )
+        why = f"cannot read {inside} at '{revision}' ({message[-1] if message else 'git failed'})"
+        if not given_path:  # a mistyped file name reads as a revision: say both
+            why = f"'{spec}' is neither a file nor a git revision: {why}"
+        raise ConfigError(why)
     return shown.stdout, f"{revision}:{inside}"
 
 

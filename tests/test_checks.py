@@ -9,7 +9,7 @@ import pytest
 
 from generator import plurals
 
-from .conftest import Run, po
+from .conftest import GERMAN, Run, po, translate
 
 PATH = "locales/de/LC_MESSAGES/messages.po"
 
@@ -166,8 +166,13 @@ def test_stats_table_and_json(run: Run, project: Path) -> None:
 
 
 def test_init_locale_writes_headers(run: Run, project: Path) -> None:
+    manifest = (project / ".errorbook-files").read_text("utf-8").splitlines()
+    generated = {name: (project / name).read_bytes() for name in manifest[1:]}
     result = run("init-locale", "pt-BR", cwd=project)
     assert result.code == 0
+    # It adds two PO files and touches nothing else: no generated file is taken for an orphan.
+    assert [row.split()[0] for row in result.out.splitlines()[:-1]] == ["created", "created"]
+    assert {name: (project / name).read_bytes() for name in manifest[1:]} == generated
     assert "next: add pt_BR to registry.locales in codes.yaml" in result.out
     text = po(project, "pt_BR").read_text("utf-8")
     assert '"Language: pt_BR\\n"' in text
@@ -207,3 +212,13 @@ def test_a_comment_with_a_character_babel_reads_as_a_line_break_is_refused(
     rows = check(run, project)
     assert rows[0].startswith(f"{PATH}:{number}:"), rows
     assert "control character" in rows[0] and "contains U+" not in rows[0], rows
+
+
+def test_check_tells_to_fix_the_po_files_before_generating(run: Run, translated: Path) -> None:
+    """A broken translation also makes its outputs stale: `check` says which comes first."""
+    broken = dict(GERMAN, ITEMS_REFUSED=["{count} von {wer}.", "{count} von {wer}."])
+    translate(po(translated, "de"), broken)
+    result = run("check", cwd=translated)
+    assert result.code == 1
+    assert "uses '{wer}', which its source does not have" in result.err
+    assert "once the PO files are fixed, run `errorbook generate` to update" in result.out

@@ -164,6 +164,20 @@ def test_bad_configuration_is_a_usage_error(run: Run, tmp_path: Path) -> None:
     )
 
 
+def test_a_templates_folder_that_is_not_there_is_a_usage_error(run: Run, tmp_path: Path) -> None:
+    """A typo in `templates` used to fall back to the shipped templates without a word."""
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\ntemplates = 'my-templates'\n", "utf-8"
+    )
+    result = run("generate", cwd=tmp_path)
+    assert result.code == 2
+    assert f"{tmp_path / 'pyproject.toml'}:3:1: error: 'templates' names 'my-templates'" in (
+        result.err
+    )
+    (tmp_path / "my-templates").mkdir()
+    assert "'templates'" not in run("generate", cwd=tmp_path).err
+
+
 def test_missing_registry_is_reported(run: Run, tmp_path: Path) -> None:
     result = run("validate", cwd=tmp_path)
     assert result.code == 1

@@ -269,6 +269,16 @@ def test_diff_reads_git_revisions(run: Run, tmp_path: Path) -> None:
     assert run("diff", "HEAD", cwd=root).out.endswith("no changes\nrequired version: 1.2.0\n")
     unknown = run("diff", "no-such-tag", cwd=root)
     assert unknown.code == 2 and "cannot read codes.yaml at 'no-such-tag'" in unknown.err
+    # A mistyped file name reads as a revision too: the message says it is neither.
+    missing = run("diff", "old/codes.yaml", cwd=root)
+    assert missing.code == 2
+    assert "'old/codes.yaml' is neither a file nor a git revision" in missing.err
+    # A version that does not fit is a warning here (check --against fails on it), exit 0.
+    head = BASE.replace("http: 403", "http: 401")
+    (root / "codes.yaml").write_text(head.replace("The door", "This door"), "utf-8")
+    cosmetic = run("diff", "HEAD", cwd=root)
+    assert cosmetic.code == 0, cosmetic.out
+    assert "\nwarning: the changes since 1.2.0 are cosmetic" in cosmetic.out
 
 
 def test_diff_works_in_this_repository() -> None:
@@ -401,3 +411,15 @@ def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> Non
     (root / "app" / "main.py").write_text(APP.replace("DOOR_JAMMED", "ITEMS_REFUSED"), "utf-8")
     assert run("usage", "app", cwd=root).code == 0
     assert run("usage", "nowhere", cwd=root).code == 2
+
+
+def test_check_against_reports_the_version_when_outputs_are_stale_too(
+    run: Run, tmp_path: Path
+) -> None:
+    """Both problems at once: stale outputs do not hide the version the changes need."""
+    root = make_project(tmp_path / "p", BASE.replace("http: 403", "http: 401"))
+    (root / "old.yaml").write_text(BASE, "utf-8")
+    result = run("check", "--against", "old.yaml", cwd=root)  # nothing generated yet
+    assert result.code == 1
+    assert "run `errorbook generate` to update" in result.out
+    assert "needs version 2.0.0 or later, not 1.2.0" in result.err

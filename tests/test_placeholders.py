@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from generator import placeholders
 from generator.placeholders import parse
 
 
@@ -35,3 +36,18 @@ def test_problems_are_located_and_named(text: str, offset: int, message: str) ->
 def test_escaped_braces_are_not_placeholders() -> None:
     assert parse("{{x}} }}{{").names == ()
     assert parse("{{x}} }}{{").problems == ()
+
+
+def test_a_positional_field_in_a_translation_is_fixed_with_the_sources_names() -> None:
+    """The hint names the source's own placeholders, not an example another code has."""
+    found = placeholders.translation_problems(
+        ("Value {value} is outside {limit}.",), ("Wert {0} liegt außerhalb von {}.",), None
+    )
+    hints = {
+        problem: hint for _, problem, hint in found if "positional" in problem or "empty" in problem
+    }
+    assert len(hints) == 2
+    assert set(hints.values()) == {"write the source's placeholders by name: {value}, {limit}"}
+    # Without placeholders in the source there is no name to give: the general hint stays.
+    alone = placeholders.translation_problems(("Closed.",), ("Zu {0}.",), None)
+    assert alone[0][2] == "use a named placeholder such as {count}"

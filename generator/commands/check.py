@@ -54,13 +54,14 @@ def run(args: argparse.Namespace, config: Config) -> int:
         print(f"{result.status:8} {result.path}")
     status = 1 if problems.has_errors else 0
     if drift:
+        then = "once the PO files are fixed, run" if problems.has_errors else "run"
         print(
             f"errorbook: {len(drift)} generated file{'s are' if len(drift) != 1 else ' is'} "
-            "out of date with the registry, the catalogs or the templates; run "
+            f"out of date with the registry, the catalogs or the templates; {then} "
             "`errorbook generate` to update"
         )
-        return 1
-    if args.against:
+        status = 1
+    if args.against:  # the registry against an older one: independent of the outputs
         old = revisions.load_side(args.against, config)
         changes = compat.diff(old, registry)
         for problem in compat.version_problems(old, registry, changes):

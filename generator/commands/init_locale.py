@@ -53,7 +53,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
             )
             return 1
         files[path] = pofile.write(catalog.merge(registry, domain, tag, None))
-    for result in output.write(config.root, files):
+    for result in output.write(config.root, files, every=False):
         print(f"{result.status:8} {result.path}")
     if tag not in registry.meta.locales:
         print(
