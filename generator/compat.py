@@ -79,7 +79,13 @@ def _code_changes(old: Code, new: Code) -> list[Change]:
             )
         )
     if old.retired is None and new.retired is not None:
-        if old.deprecated is not None:
+        # Deprecated in an earlier release than the one that retires it: two compatible
+        # steps, even where OLD predates both (a client that skipped the deprecation release
+        # had the same warning in its changelog).
+        warned = old.deprecated is not None or (
+            new.deprecated is not None and semver(new.deprecated.since) < semver(new.retired.since)
+        )
+        if warned:
             found.append(
                 Change(
                     "code",
@@ -99,7 +105,7 @@ def _code_changes(old: Code, new: Code) -> list[Change]:
                     new.name,
                     "retired",
                     "breaking",
-                    "retired without being deprecated first",
+                    "retired without an earlier release deprecating it",
                     "retired",
                     "",
                     new.retired.since,

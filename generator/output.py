@@ -106,6 +106,18 @@ def _replace(path: Path, data: bytes) -> None:
         raise
 
 
+def foreign(root: Path, statuses: list[FileStatus]) -> list[str]:
+    """The stale outputs that :func:`write` would refuse to overwrite: files errorbook did
+    not write (no header, not in the manifest), which `check` names so that its advice and
+    `generate`'s agree."""
+    previous = _previous(root)
+    return [
+        s.path
+        for s in statuses
+        if s.status == "stale" and _foreign(s.path, _current(root, s.path) or b"", previous)
+    ]
+
+
 def _foreign(name: str, current: bytes, previous: set[str]) -> bool:
     """A file errorbook would overwrite although it did not write it."""
     if name in previous or name.endswith((".po", ".pot", ".mo")):

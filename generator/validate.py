@@ -517,7 +517,8 @@ def _code(
         found.error(
             f.mark("since"),
             f"{where} is since {since}, after the registry's version {version}",
-            f"use a version up to {version}, or raise the registry's",
+            f"set registry.version to {since} or later (the release that adds it), or use a "
+            f"version up to {version}",
         )
 
     deprecated, retired = _lifecycle(f, name, since, version, code_names, found)
@@ -582,6 +583,7 @@ def _lifecycle(
             found.error(
                 fields.mark("since"),
                 f"{where} is {what} since {value}, after the registry's version {version}",
+                f"set registry.version to {value} or later (the release that {what} it), or "
                 f"use a version up to {version}",
             )
             return None

@@ -161,6 +161,20 @@ def test_deprecating_then_retiring_passes_with_the_right_bumps(run: Run, tmp_pat
     assert "needs version 1.4.0 or later, not 1.3.1; set registry.version: 1.4.0" in late.err
 
 
+def test_deprecation_then_retirement_seen_in_one_diff_is_compatible() -> None:
+    """From a version before both steps: deprecated in 1.3.0, retired in 1.4.0."""
+    found = changes(BASE, bump(BASE.replace(*RETIRE), "1.4.0"))
+    assert [(c.severity, c.kind) for c in found] == [
+        ("compatible", "deprecated"),
+        ("compatible", "retired"),
+    ]
+    # Deprecated and retired in the same release: no release ever warned.
+    same = BASE.replace(*RETIRE).replace("deprecated: {since: 1.3.0", "deprecated: {since: 1.4.0")
+    assert ("breaking", "retired") in [
+        (c.severity, c.kind) for c in changes(BASE, bump(same, "2.0.0"))
+    ]
+
+
 def test_retiring_without_deprecation_is_breaking() -> None:
     found = changes(
         BASE,

@@ -86,6 +86,10 @@ def test_a_file_errorbook_did_not_write_is_not_overwritten(run: Run, tmp_path: P
     hand_written = root / "demo_errors" / "codes.py"
     hand_written.parent.mkdir()
     hand_written.write_text("# my own module\n", "utf-8")
+    # check says so first, rather than sending the user to a generate that will refuse
+    checked = run("check", cwd=root)
+    assert checked.code == 1
+    assert "demo_errors/codes.py exists and was not written by errorbook" in checked.err
     result = run("generate", cwd=root)
     assert result.code == 1
     assert "demo_errors/codes.py exists and was not written by errorbook" in result.err

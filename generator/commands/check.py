@@ -53,6 +53,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for result in drift:
         print(f"{result.status:8} {result.path}")
     status = 1 if problems.has_errors else 0
+    for path in output.foreign(config.root, drift):
+        print(
+            f"errorbook: {path} exists and was not written by errorbook, so `errorbook "
+            "generate` will not overwrite it; move it away, or point python-out, site or "
+            "typescript-out elsewhere",
+            file=sys.stderr,
+        )
     if drift:
         then = "once the PO files are fixed, run" if problems.has_errors else "run"
         print(
