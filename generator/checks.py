@@ -58,22 +58,44 @@ def counts(catalog: StableCatalog) -> Counts:
     return Counts(translated, fuzzy, untranslated)
 
 
-Locate = Callable[[str], Mark]
+Locate = Callable[[str, "int | None"], Mark]
 
 
 def locator(rows: list[str], path: str, start: int) -> Locate:
     """Find the line of ``msgstr`` or ``msgstr[N]`` in the entry that starts at ``start``
-    (``rows`` are the file's lines, split once per file)."""
+    (``rows`` are the file's lines, split once per file), and with an ``offset`` into the
+    translated text, the line and column where that character is written."""
 
-    def locate(keyword: str) -> Mark:
+    def locate(keyword: str, offset: int | None = None) -> Mark:
         for number in range(max(start - 1, 0), len(rows)):
             if rows[number].startswith(keyword + " "):
-                return Mark(path, number + 1, 1)
+                place = None if offset is None else _written_at(rows, number, offset)
+                return Mark(path, *(place or (number + 1, 1)))
             if number >= start and not rows[number].strip():
                 break
         return Mark(path, start, 1)
 
     return locate
+
+
+def _written_at(rows: list[str], number: int, offset: int) -> tuple[int, int] | None:
+    """Line and column (1-based) of the text's character ``offset`` in the string that
+    starts on ``rows[number]`` and goes on in quoted lines below it; an escape such as ``\\n``
+    is one character of the text and two of the line."""
+    remaining = offset
+    for line in range(number, len(rows)):
+        row = rows[line]
+        if line > number and not row.lstrip().startswith('"'):
+            return None
+        i = row.find('"') + 1
+        if i == 0:
+            return None
+        while i < len(row) and row[i] != '"':
+            if remaining == 0:
+                return line + 1, i + 1
+            i += 2 if row[i] == "\\" else 1
+            remaining -= 1
+    return None
 
 
 def check_message(
@@ -93,7 +115,7 @@ def check_message(
     if any(forms) and not all(forms):
         empty = [str(i) for i, text in enumerate(forms) if not text]
         found.error(
-            locate(f"msgstr[{empty[0]}]") if locate is not None else mark,
+            locate(f"msgstr[{empty[0]}]", None) if locate is not None else mark,
             f"{label} leaves plural form{'s' if len(empty) > 1 else ''} "
             f"msgstr[{', '.join(empty)}] empty",
             "fill every form, or none",
@@ -101,15 +123,13 @@ def check_message(
     if not any(forms):
         return
     sources = _sources(message)
-    for index, problem, hint in placeholders.text_problems(sources[0], forms):
-        where = f"msgstr[{index}]" if len(sources) > 1 else "msgstr"
-        at = locate(where) if locate is not None else mark
-        found.error(at, f"{label} ({where}) {problem}", hint)
+    problems = placeholders.text_problems(sources[0], forms)
     if brace:
-        for index, problem, hint in placeholders.translation_problems(sources, forms, count):
-            where = f"msgstr[{index}]" if len(sources) > 1 else "msgstr"
-            at = locate(where) if locate is not None else mark
-            found.error(at, f"{label} ({where}) {problem}", hint)
+        problems += placeholders.translation_problems(sources, forms, count)
+    for one in problems:
+        where = f"msgstr[{one.form}]" if len(sources) > 1 else "msgstr"
+        at = locate(where, one.offset) if locate is not None else mark
+        found.error(at, f"{label} ({where}) {one.problem}", one.hint)
 
 
 def check_catalog(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -21,6 +22,16 @@ class Problem:
     message: str
     hint: str
     unnamed: bool = False  # '{}' or '{0}': the hint can only name an example
+
+
+class Finding(NamedTuple):
+    """A problem of one translated form: which form, what is wrong, how to fix it, and where
+    in the form's text (0-based), when there is a place to point at."""
+
+    form: int
+    problem: str
+    hint: str
+    offset: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +115,7 @@ def parse(text: str) -> Parsed:
 
 def translation_problems(
     sources: tuple[str, ...], forms: tuple[str, ...], count: str | None
-) -> list[tuple[int, str, str]]:
+) -> list[Finding]:
     """Why each translated form may not be used: (form index, problem, hint).
 
     A translation uses exactly its source's placeholders, by name: none unknown, none left
@@ -114,7 +125,7 @@ def translation_problems(
     names: list[str] = []
     for text in sources:
         names += [n for n in parse(text).names if n not in names]
-    found: list[tuple[int, str, str]] = []
+    found: list[Finding] = []
     last = len(forms) - 1
     shown = ", ".join(f"{{{n}}}" for n in names) or "none"
     for index, text in enumerate(forms):
@@ -125,23 +136,34 @@ def translation_problems(
             hint = p.hint
             if p.unnamed and names:  # name the source's own placeholders, not an example
                 hint = f"write the source's placeholders by name: {shown}"
-            found.append((index, f"has {p.message}", hint))
+            found.append(Finding(index, f"has {p.message}", hint, p.offset))
         for name in parsed.names:
             if name not in names:
                 found.append(
-                    (
+                    Finding(
                         index,
                         f"uses '{{{name}}}', which its source does not have",
                         f"use only the source's placeholders: {shown}",
+                        _place(text, name),
                     )
                 )
         for name in names:
             optional = name == count and len(forms) > 1 and index != last
             if name not in parsed.names and not optional:
                 found.append(
-                    (index, f"leaves out '{{{name}}}'", f"keep {{{name}}} in the translation")
+                    Finding(
+                        index, f"leaves out '{{{name}}}'", f"keep {{{name}}} in the translation"
+                    )
                 )
     return found
+
+
+def _place(text: str, name: str) -> int | None:
+    """Where ``{name}`` is first used as a placeholder in ``text`` (not inside ``{{...}}``)."""
+    for match in _FIELD.finditer(text):
+        if match.group(1) == name:
+            return match.start()
+    return None
 
 
 _FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
@@ -177,16 +199,16 @@ def _edges(text: str) -> tuple[str, str]:
     return text[:start], text[start + len(stripped) :]
 
 
-def text_problems(source: str, forms: tuple[str, ...]) -> list[tuple[int, str, str]]:
+def text_problems(source: str, forms: tuple[str, ...]) -> list[Finding]:
     """Problems of a translation as text, whatever its placeholders: white space at the
     edges that differs from the source's, and control characters."""
-    found: list[tuple[int, str, str]] = []
+    found: list[Finding] = []
     for index, text in enumerate(forms):
         if not text:
             continue
         if _edges(text) != _edges(source):
             found.append(
-                (
+                Finding(
                     index,
                     "does not start and end with the same white space and newlines as its source",
                     "match the source's leading and trailing spaces and newlines",
@@ -195,10 +217,11 @@ def text_problems(source: str, forms: tuple[str, ...]) -> list[tuple[int, str, s
         control = CONTROL.search(text)
         if control is not None:
             found.append(
-                (
+                Finding(
                     index,
                     f"contains the control character U+{ord(control.group()):04X}",
                     "remove it; only tab and newline are allowed",
+                    control.start(),
                 )
             )
     return found

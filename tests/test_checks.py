@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import plurals
+from generator import checks, plurals
 
 from .conftest import GERMAN, Run, po, translate
 
@@ -207,11 +207,14 @@ def test_a_comment_with_a_character_babel_reads_as_a_line_break_is_refused(
     path.write_text("\n".join(commented), "utf-8")
     assert not [row for row in check(run, project) if "contains U+" in row]
     number = next(i for i in range(entry, len(lines)) if lines[i].startswith("msgstr")) + 1
+    column = len(lines[number - 1])  # where the character goes: before the closing quote
     lines[number - 1] = lines[number - 1][:-1] + f'{char}"'
     path.write_text("\n".join(lines), "utf-8")
     rows = check(run, project)
-    assert rows[0].startswith(f"{PATH}:{number}:"), rows
-    assert "control character" in rows[0] and "contains U+" not in rows[0], rows
+    assert all(row.startswith(f"{PATH}:{number}:") for row in rows[:-1]), rows
+    control = [row for row in rows if "control character" in row]
+    assert control and control[0].startswith(f"{PATH}:{number}:{column}: error:"), rows
+    assert not [row for row in rows if "contains U+" in row], rows
 
 
 def test_check_tells_to_fix_the_po_files_before_generating(run: Run, translated: Path) -> None:
@@ -222,3 +225,18 @@ def test_check_tells_to_fix_the_po_files_before_generating(run: Run, translated:
     assert result.code == 1
     assert "uses '{wer}', which its source does not have" in result.err
     assert "once the PO files are fixed, run `errorbook generate` to update" in result.out
+    # Each diagnostic points at the placeholder itself: line and column.
+    lines = po(translated, "de").read_text("utf-8").split("\n")
+    number = lines.index('msgstr[0] "{count} von {wer}."') + 1
+    column = lines[number - 1].index("{wer}") + 1
+    where = f"messages.po:{number}:{column}: error: the translation of 'ITEMS_REFUSED'"
+    assert f"{where} (msgstr[0]) uses '{{wer}}'" in result.err
+
+
+def test_a_column_is_found_across_escapes_and_continued_lines() -> None:
+    rows = ['msgstr ""', '"Die \\"Tür\\" {0} "', '"ist {wer}\\n zu."']
+    text = 'Die "Tür" {0} ist {wer}\n zu.'
+    assert checks._written_at(rows, 0, text.index("{0}")) == (2, 14)
+    assert checks._written_at(rows, 0, text.index("{wer}")) == (3, 6)
+    assert checks._written_at(rows, 0, text.index("zu")) == (3, 14)
+    assert checks._written_at(rows, 0, len(text)) is None  # past the end: the keyword's line

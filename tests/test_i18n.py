@@ -160,9 +160,12 @@ def test_a_hostile_translation_fails_check_and_falls_back(hostile, evil: str) ->
     rows = po(root, "de").read_text("utf-8").split("\n")
     line = rows.index(f'msgstr[0] "{evil}"') + 1
     first = result.err.splitlines()[0]
+    column = int(first.split(":")[2])
     assert first.startswith(
-        f"{path}:{line}:1: error: the translation of 'ITEMS_REFUSED' (msgstr[0])"
+        f"{path}:{line}:{column}: error: the translation of 'ITEMS_REFUSED' (msgstr[0])"
     ), first
+    # at the placeholder itself; a placeholder left out has no place but its line
+    assert rows[line - 1][column - 1] == "{" or "leaves out" in first, first
     assert run("generate", cwd=root).code == 0  # generation still works; the MO skips it
     module = load_module(root / "hostile_errors", "hostile_errors")
     assert (

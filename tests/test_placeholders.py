@@ -43,11 +43,9 @@ def test_a_positional_field_in_a_translation_is_fixed_with_the_sources_names() -
     found = placeholders.translation_problems(
         ("Value {value} is outside {limit}.",), ("Wert {0} liegt außerhalb von {}.",), None
     )
-    hints = {
-        problem: hint for _, problem, hint in found if "positional" in problem or "empty" in problem
-    }
+    hints = {f.problem: f.hint for f in found if "positional" in f.problem or "empty" in f.problem}
     assert len(hints) == 2
     assert set(hints.values()) == {"write the source's placeholders by name: {value}, {limit}"}
     # Without placeholders in the source there is no name to give: the general hint stays.
     alone = placeholders.translation_problems(("Closed.",), ("Zu {0}.",), None)
-    assert alone[0][2] == "use a named placeholder such as {count}"
+    assert alone[0].hint == "use a named placeholder such as {count}"
