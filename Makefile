@@ -39,15 +39,15 @@ site-build: $(STAMP)
 	$(BIN)/python scripts/build_site.py
 
 # errorbook's own site text: extract it from the templates, merge it into each language.
+# pybabel update dates every file it writes: a file whose text did not change is put back.
 site-strings: $(STAMP)
 	$(BIN)/pybabel extract -F templates/site/i18n/babel.cfg -k t -k tp -k plain --no-location \
 		--no-wrap --sort-output --omit-header -o templates/site/i18n/site.pot .
-	# pybabel update dates every file it writes: a file whose text did not change keeps its date.
 	for po in templates/site/i18n/*.po; do \
-		[ -e "$$po" ] || continue; lang=$$(basename $$po .po); cp "$$po" "$$po.before"; \
+		[ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); cp -p "$$po" "$$po.before"; \
 		$(BIN)/pybabel update --no-wrap --ignore-obsolete --no-fuzzy-matching -l $$lang \
-			-i templates/site/i18n/site.pot -o $$po || { mv "$$po.before" "$$po"; exit 1; }; \
-		if [ "$$(grep -v '^"POT-Creation-Date: ' $$po)" = "$$(grep -v '^"POT-Creation-Date: ' $$po.before)" ]; \
+			-i templates/site/i18n/site.pot -o "$$po" || { mv "$$po.before" "$$po"; exit 1; }; \
+		if [ "$$(grep -v '^"POT-Creation-Date: ' "$$po")" = "$$(grep -v '^"POT-Creation-Date: ' "$$po.before")" ]; \
 		then mv "$$po.before" "$$po"; else rm "$$po.before"; fi; \
 	done
 

@@ -67,11 +67,15 @@ def locator(rows: list[str], path: str, start: int) -> Locate:
     translated text, the line and column where that character is written."""
 
     def locate(keyword: str, offset: int | None = None) -> Mark:
+        answered = False  # a blank line ends the entry only after its msgstr (pofile.lint)
         for number in range(max(start - 1, 0), len(rows)):
-            if rows[number].startswith(keyword + " "):
+            row = rows[number].lstrip()
+            if row.startswith(keyword + " "):
                 place = None if offset is None else _written_at(rows, number, offset)
-                return Mark(path, *(place or (number + 1, 1)))
-            if number >= start and not rows[number].strip():
+                indent = len(rows[number]) - len(row)
+                return Mark(path, *(place or (number + 1, indent + 1)))
+            answered = answered or row.startswith("msgstr")
+            if number >= start and answered and not row:
                 break
         return Mark(path, start, 1)
 

@@ -43,7 +43,8 @@ def _text(value: object) -> str:
     return str(getattr(value, "value", value))
 
 
-def _code_changes(old: Code, new: Code) -> list[Change]:
+def _code_changes(old: Code, new: Code, old_version: str) -> list[Change]:
+    """How one code changed; ``old_version`` is the version of the registry ``old`` is from."""
     found: list[Change] = []
 
     def change(field: str, severity: Severity, reason: str, a: object, b: object) -> None:
@@ -79,11 +80,13 @@ def _code_changes(old: Code, new: Code) -> list[Change]:
             )
         )
     if old.retired is None and new.retired is not None:
-        # Deprecated in an earlier release than the one that retires it: two compatible
-        # steps, even where OLD predates both (a client that skipped the deprecation release
-        # had the same warning in its changelog).
+        # Deprecated by a release after OLD and before the one that retires it: two
+        # compatible steps, even in one diff (a client that skipped the deprecation release
+        # had the warning in its changelog). A deprecation dated at or before OLD's version,
+        # which OLD does not have, was never released: no one was warned.
         warned = old.deprecated is not None or (
-            new.deprecated is not None and semver(new.deprecated.since) < semver(new.retired.since)
+            new.deprecated is not None
+            and semver(old_version) < semver(new.deprecated.since) < semver(new.retired.since)
         )
         if warned:
             found.append(
@@ -242,7 +245,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
                 Change("code", name, "added", "compatible", "a new code", "since", "", code.since)
             )
         else:
-            found += _code_changes(old_codes[name], code)
+            found += _code_changes(old_codes[name], code, old.meta.version)
     found += _named(
         old.layers, new.layers, "layer", ("actor", "shape"), ("title", "proves", "description")
     )

@@ -62,16 +62,17 @@ def _call_name(func: ast.expr) -> str:
 
 
 class _Visitor(ast.NodeVisitor):
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, lines: list[bytes]) -> None:
         self.path = path
+        self.lines = lines
         self.uses: list[Use] = []
 
     def _use(self, name: str, node: ast.AST, how: str) -> None:
-        self.uses.append(
-            Use(
-                name, self.path, getattr(node, "lineno", 1), getattr(node, "col_offset", 0) + 1, how
-            )
-        )
+        line = getattr(node, "lineno", 1)
+        row = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
+        # ast counts columns in UTF-8 bytes; diagnostics count characters, as an editor does
+        column = len(row[: getattr(node, "col_offset", 0)].decode("utf-8", "replace")) + 1
+        self.uses.append(Use(name, self.path, line, column, how))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         owner = node.value
@@ -123,11 +124,12 @@ def python_files(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[Pa
 def scan(path: Path, shown: str) -> tuple[list[Use], str | None]:
     """The uses in one file, or a problem when it cannot be read or parsed."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=shown)
+        data = path.read_bytes()
+        tree = ast.parse(data, filename=shown)
     except SyntaxError as exc:
         return [], f"{shown}:{exc.lineno or 1}:{exc.offset or 1}: error: cannot parse: {exc.msg}"
     except (OSError, ValueError) as exc:
         return [], f"{shown}:1:1: error: cannot read: {exc}"
-    visitor = _Visitor(shown)
+    visitor = _Visitor(shown, data.splitlines())
     visitor.visit(tree)
     return visitor.uses, None

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from generator import checks, plurals
+from generator.diagnostics import Mark
 
 from .conftest import GERMAN, Run, po, translate
 
@@ -240,3 +241,22 @@ def test_a_column_is_found_across_escapes_and_continued_lines() -> None:
     assert checks._written_at(rows, 0, text.index("{wer}")) == (3, 6)
     assert checks._written_at(rows, 0, text.index("zu")) == (3, 14)
     assert checks._written_at(rows, 0, len(text)) is None  # past the end: the keyword's line
+
+
+def test_a_form_is_found_after_a_blank_line_or_indented() -> None:
+    """Layouts the line check accepts (and GNU and Babel read) are located too."""
+    rows = [
+        'msgctxt "X"',
+        'msgid "{n} a"',
+        'msgid_plural "{n} as"',
+        "",
+        'msgstr[0] "{n} b"',
+        '  msgstr[1] "{x} c"',
+        "",
+        'msgctxt "Y"',
+    ]
+    locate = checks.locator(rows, "x.po", 1)
+    assert locate("msgstr[0]", 0) == Mark("x.po", 5, 12)
+    assert locate("msgstr[1]", 0) == Mark("x.po", 6, 14)
+    assert locate("msgstr[1]", None) == Mark("x.po", 6, 3)
+    assert locate("msgstr[2]", None) == Mark("x.po", 1, 1)  # not in this entry

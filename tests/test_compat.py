@@ -173,6 +173,13 @@ def test_deprecation_then_retirement_seen_in_one_diff_is_compatible() -> None:
     assert ("breaking", "retired") in [
         (c.severity, c.kind) for c in changes(BASE, bump(same, "2.0.0"))
     ]
+    # A deprecation dated back to 1.1.0, before OLD (1.2.0), which OLD does not have: never
+    # released, so the retirement warned no one.
+    backdated = BASE.replace(*RETIRE).replace(
+        "deprecated: {since: 1.3.0", "deprecated: {since: 1.1.0"
+    )
+    kinds = [(c.severity, c.kind) for c in changes(BASE, bump(backdated, "2.0.0"))]
+    assert ("breaking", "retired") in kinds
 
 
 def test_retiring_without_deprecation_is_breaking() -> None:
@@ -427,6 +434,18 @@ def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> Non
     assert run("usage", "nowhere", cwd=root).code == 2
 
 
+def test_usage_columns_count_characters_not_bytes(run: Run, tmp_path: Path) -> None:
+    """ast counts UTF-8 bytes; an editor, and every other diagnostic here, characters."""
+    root = make_project(tmp_path / "p", BASE)
+    assert run("generate", cwd=root).code == 0
+    (root / "app").mkdir()
+    line = 'label = "Tür € 😀"; jammed = result.code == "DOOR_JAMMED"'
+    (root / "app" / "main.py").write_text(f"result = None\n{line}\n", "utf-8")
+    out = run("usage", "app", cwd=root).out
+    column = line.index('"DOOR_JAMMED"') + 1  # 6 more in bytes
+    assert f"app/main.py:2:{column}: error: 'DOOR_JAMMED'" in out, out
+
+
 def test_check_against_reports_the_version_when_outputs_are_stale_too(
     run: Run, tmp_path: Path
 ) -> None:
@@ -437,3 +456,11 @@ def test_check_against_reports_the_version_when_outputs_are_stale_too(
     assert result.code == 1
     assert "run `errorbook generate` to update" in result.out
     assert "needs version 2.0.0 or later, not 1.2.0" in result.err
+    # nor does a PO file that cannot be read
+    assert run("generate", cwd=root).code == 0
+    path = root / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    path.write_text(path.read_text("utf-8") + "\nnonsense\n", "utf-8")
+    unreadable = run("check", "--against", "old.yaml", cwd=root)
+    assert unreadable.code == 1
+    assert "unknown keyword 'nonsense'" in unreadable.err
+    assert "needs version 2.0.0 or later, not 1.2.0" in unreadable.err

@@ -90,6 +90,7 @@ def test_a_file_errorbook_did_not_write_is_not_overwritten(run: Run, tmp_path: P
     checked = run("check", cwd=root)
     assert checked.code == 1
     assert "demo_errors/codes.py exists and was not written by errorbook" in checked.err
+    assert "once the files named above are moved away, run `errorbook generate`" in checked.out
     result = run("generate", cwd=root)
     assert result.code == 1
     assert "demo_errors/codes.py exists and was not written by errorbook" in result.err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from ..config import Config
@@ -28,7 +29,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build, compat, output, revisions
+    from .. import build, compat, revisions
     from ..diagnostics import InvalidInput
 
     registry = build.registry_for(config)
@@ -46,28 +47,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
             "them in the PO files named above, then run `errorbook check` again",
             file=sys.stderr,
         )
-    if not files:
-        return 1
-    results = output.compare(config.root, files)
-    drift = [r for r in results if r.status != "unchanged"]
-    for result in drift:
-        print(f"{result.status:8} {result.path}")
     status = 1 if problems.has_errors else 0
-    for path in output.foreign(config.root, drift):
-        print(
-            f"errorbook: {path} exists and was not written by errorbook, so `errorbook "
-            "generate` will not overwrite it; move it away, or point python-out, site or "
-            "typescript-out elsewhere",
-            file=sys.stderr,
-        )
-    if drift:
-        then = "once the PO files are fixed, run" if problems.has_errors else "run"
-        print(
-            f"errorbook: {len(drift)} generated file{'s are' if len(drift) != 1 else ' is'} "
-            f"out of date with the registry, the catalogs or the templates; {then} "
-            "`errorbook generate` to update"
-        )
-        status = 1
+    if files:  # else a catalog could not be read, and there is nothing to compare
+        status = max(status, _outputs(config, files, problems.has_errors))
     if args.against:  # the registry against an older one: independent of the outputs
         old = revisions.load_side(args.against, config)
         changes = compat.diff(old, registry)
@@ -81,5 +63,35 @@ def run(args: argparse.Namespace, config: Config) -> int:
                 "them"
             )
     if status == 0:
-        print(f"{len(results)} generated files are up to date with {registry.path}")
-    return status
+        print(f"{len(files)} generated files are up to date with {registry.path}")
+    return 1 if not files else status
+
+
+def _outputs(config: Config, files: Mapping[str, bytes], po_errors: bool) -> int:
+    """Compare the outputs with what is on disk and say what to do: 1 when any differ."""
+    from .. import output
+
+    drift = [r for r in output.compare(config.root, files) if r.status != "unchanged"]
+    for result in drift:
+        print(f"{result.status:8} {result.path}")
+    foreign = output.foreign(config.root, drift)
+    for path in foreign:
+        print(
+            f"errorbook: {path} exists and was not written by errorbook, so `errorbook "
+            "generate` will not overwrite it; move it away, or point python-out, site or "
+            "typescript-out elsewhere",
+            file=sys.stderr,
+        )
+    if not drift:
+        return 0
+    first = [
+        *(["the PO files are fixed"] if po_errors else []),
+        *(["the files named above are moved away"] if foreign else []),
+    ]
+    then = f"once {' and '.join(first)}, run" if first else "run"
+    print(
+        f"errorbook: {len(drift)} generated file{'s are' if len(drift) != 1 else ' is'} "
+        f"out of date with the registry, the catalogs or the templates; {then} "
+        "`errorbook generate` to update"
+    )
+    return 1

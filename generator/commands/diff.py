@@ -86,7 +86,7 @@ def report(
                     f"| {c.severity} | {what} | {detail.replace('|', '/')} | "
                     f"{c.reason.replace('|', '/')} |"
                 )
-        lines += [""] + [f"- :x: {p}" for p in problems]
+        lines += [""] + [f"- :warning: {p}" for p in problems]
         return "\n".join(lines).rstrip() + "\n"
     lines = [f"{old_name} ({old_version}) -> {new_name} ({new_version}): {summary}"]
     for c in changes:
