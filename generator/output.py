@@ -106,15 +106,19 @@ def _replace(path: Path, data: bytes) -> None:
         raise
 
 
-def foreign(root: Path, statuses: list[FileStatus]) -> list[str]:
-    """The stale outputs that :func:`write` would refuse to overwrite: files errorbook did
-    not write (no header, not in the manifest), which `check` names so that its advice and
-    `generate`'s agree."""
-    previous = _previous(root)
+#: What to do about an output path that holds a file errorbook did not write.
+MOVE_IT = "move it away, or point python-out, site or typescript-out elsewhere"
+
+
+def foreign(root: Path, statuses: list[FileStatus], previous: set[str] | None = None) -> list[str]:
+    """The stale outputs that :func:`write` refuses to overwrite: files errorbook did not
+    write (no header, not in the manifest ``previous``). `check` names them too, so that its
+    advice and `generate`'s agree."""
+    known = _previous(root) if previous is None else previous
     return [
         s.path
         for s in statuses
-        if s.status == "stale" and _foreign(s.path, _current(root, s.path) or b"", previous)
+        if s.status == "stale" and _foreign(s.path, _current(root, s.path) or b"", known)
     ]
 
 
@@ -177,15 +181,11 @@ def _write(root: Path, files: Mapping[str, bytes], every: bool) -> list[FileStat
     previous = _previous(root)
     _sweep({(root / name).parent for name in files})
     statuses = compare(root, files, orphans=every)
-    for status in statuses:
-        if status.status == "stale":
-            current = _current(root, status.path) or b""
-            if _foreign(status.path, current, previous):
-                raise OutputError(
-                    f"{status.path} exists and was not written by errorbook; nothing was "
-                    "written. Move it away, or point python-out, site or typescript-out "
-                    "elsewhere"
-                )
+    refused = foreign(root, statuses, previous)
+    if refused:
+        raise OutputError(
+            f"{refused[0]} exists and was not written by errorbook; nothing was written: {MOVE_IT}"
+        )
     # The manifest goes last: until every file is in place, the previous manifest still
     # names what a rerun has to finish or clean up.
     statuses.sort(key=lambda st: st.path == MANIFEST)

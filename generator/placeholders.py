@@ -116,7 +116,7 @@ def parse(text: str) -> Parsed:
 def translation_problems(
     sources: tuple[str, ...], forms: tuple[str, ...], count: str | None
 ) -> list[Finding]:
-    """Why each translated form may not be used: (form index, problem, hint).
+    """Why each translated form may not be used, as :class:`Finding` values.
 
     A translation uses exactly its source's placeholders, by name: none unknown, none left
     out, no other kind of field. Only the count may be left out, and only from a plural form

@@ -502,13 +502,18 @@ def _kept_by_code_under_test() -> int:
     )
 
 
+#: The fuzz runs' Hypothesis settings: the budget is ours, and problems are recorded here with
+#: their inputs, not in Hypothesis's database.
+UNTIMED = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
 def warm_up(inputs: st.SearchStrategy[bytes]) -> None:
     """Draw one input, untimed and untraced. The first text strategy of a fresh checkout makes
     Hypothesis build its table of Unicode characters (.hypothesis/unicode_data), which takes
     about 20 s under tracemalloc: in CI, always a fresh clone, it used to spend the whole budget
     before the first generated input."""
 
-    @settings(max_examples=1, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(UNTIMED, max_examples=1)
     @given(inputs)
     def once(data: bytes) -> None:
         pass
@@ -581,12 +586,7 @@ def fuzz(
                 tally.misplaced += 1
                 run.record(POSITIONS, problem, data)
 
-    @settings(
-        max_examples=10**6,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-        database=None,  # problems are recorded here with their inputs, not by Hypothesis
-    )
+    @settings(UNTIMED, max_examples=10**6)
     @given(inputs)
     def generated(data: bytes) -> None:
         if time.monotonic() > stop:

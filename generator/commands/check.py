@@ -78,8 +78,7 @@ def _outputs(config: Config, files: Mapping[str, bytes], po_errors: bool) -> int
     for path in foreign:
         print(
             f"errorbook: {path} exists and was not written by errorbook, so `errorbook "
-            "generate` will not overwrite it; move it away, or point python-out, site or "
-            "typescript-out elsewhere",
+            f"generate` will not overwrite it; {output.MOVE_IT}",
             file=sys.stderr,
         )
     if not drift:
