@@ -10,13 +10,16 @@ import contextlib
 import dataclasses
 import gc
 import os
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from . import cache, output
+from . import cache, inputs, output
+from . import pages as page_files
 from .checks import counts
 from .config import Config
-from .diagnostics import InvalidInput
+from .diagnostics import Diagnostics, InvalidInput, Mark
 from .emit import Files, catalogs, jsondata, python, site, typescript
 from .registry import Registry
 from .render import environment
@@ -41,37 +44,67 @@ def few_collections() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-def registry_for(config: Config) -> Registry:
+def registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -> Registry:
     with few_collections():
-        return _registry_for(config)
+        return _registry_for(config, seen)
 
 
-def _registry_for(config: Config) -> Registry:
+def _registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -> Registry:
     """Load the configured registry. Diagnostics name the file as the user can find it;
     generated files name it relative to the project (or by file name), the same on every
-    machine."""
+    machine. ``seen`` receives the bytes read (the stamp records what the run used)."""
     stable = config.display(config.registry)
     if PurePosixPath(stable).is_absolute():
         stable = config.registry.name
     try:
         shown = Path(os.path.relpath(config.registry)).as_posix()
         if shown.startswith("../"):
-            shown = config.registry.resolve().as_posix()
+            shown = Path(os.path.abspath(config.registry)).as_posix()
     except ValueError:  # another drive on Windows
         shown = str(config.registry)
-    return dataclasses.replace(load_registry(config.registry, shown), path=stable)
+    return dataclasses.replace(load_registry(config.registry, shown, seen), path=stable)
 
 
 def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
-    """The translators' PO files as they are on disk: an input of the catalog emitter."""
+    """The translators' PO files as they are on disk: an input of the catalog emitter.
+
+    Each is read as untrusted input (a regular file, not a link, of bounded size), and each
+    catalog file errorbook would write, PO, POT or MO, must be errorbook's own: another
+    tool's catalog in the same folder is never taken over. Raises InvalidInput otherwise."""
     found: dict[str, bytes] = {}
+    problems = Diagnostics()
+    known = output._previous(config.root)
     locales_dir = config.display(config.locales_dir)
-    for _, _, relative in catalogs.catalog_paths(registry, locales_dir):
-        try:
-            found[relative] = (config.root / relative).read_bytes()
-        except FileNotFoundError:
-            continue
+    names = config.domains
+    for _, domain, relative in catalogs.catalog_paths(registry, locales_dir, names):
+        data = _catalog_input(config, relative, problems)
+        if data is not None:
+            found[relative] = data
+            catalogs.claim(relative, data, known, domain, problems)
+    for domain, name in names.items():
+        relative = catalogs.pot_path(locales_dir, name)
+        data = _catalog_input(config, relative, problems)
+        if data is not None:
+            catalogs.claim(relative, data, known, domain, problems)
+    package_dir = PurePosixPath(config.display(config.python_out)) / registry.meta.package
+    for locale in registry.meta.locales:
+        relative = catalogs.mo_path(package_dir.as_posix(), locale)
+        data = _catalog_input(config, relative, problems)
+        if data is not None:
+            catalogs.claim(relative, data, known, None, problems)
+    if problems.has_errors:
+        raise InvalidInput(problems)
     return found
+
+
+def _catalog_input(config: Config, relative: str, problems: Diagnostics) -> bytes | None:
+    """A catalog file's bytes (None when there is none); one that cannot be read safely
+    (a FIFO, a device, a folder, a link, too large) is a diagnostic at its first line."""
+    try:
+        return inputs.read(config.root / relative, limit=config.input_limit, follow=False)
+    except inputs.InputFileError as exc:
+        problems.error(Mark(relative, 1, 1), f"this path {exc.reason}", exc.hint)
+        return None
 
 
 def _read(path: Path) -> bytes | None:
@@ -82,11 +115,16 @@ def _read(path: Path) -> bytes | None:
 
 
 def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> dict[str, bytes]:
-    """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own."""
+    """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own.
+    One that cannot be read safely is left out (its locale is compiled again); it was
+    reported by :func:`existing_catalogs`."""
     found: dict[str, bytes] = {}
     for locale in registry.meta.locales:
         relative = catalogs.mo_path(package_dir, locale)
-        data = _read(config.root / relative)
+        try:
+            data = inputs.read(config.root / relative, limit=config.input_limit, follow=False)
+        except inputs.InputFileError:
+            continue
         if data is not None:
             found[relative] = data
     return found
@@ -127,19 +165,26 @@ def _run(
         keep,
         compiled=compiled_catalogs(config, registry, package_dir) if use_cache else None,
         previous=previous,
+        names=config.domains,
     )
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
     merged = catalog_run.merged
     files: dict[str, bytes] = {}
-    files.update(python.emit(registry, env, package_dir))
-    files.update(jsondata.emit(registry, env, package_dir))
-    files.update(catalog_run.files)
+    owners = Owners()
+    where = Mark(config.display(config.root / "pyproject.toml"), 1, 1)
+
+    def add(made: Files, producer: str) -> None:
+        merge(files, owners, made, PRODUCERS[producer], where)
+
+    add(python.emit(registry, env, package_dir), "python")
+    add(jsondata.emit(registry, env, package_dir), "json")
+    add(catalog_run.files, "catalogs")
     messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
     if config.typescript_out is not None:
-        files.update(
-            typescript.emit(registry, env, config.display(config.typescript_out), messages)
-        )
+        typescript_dir = config.display(config.typescript_out)
+        made = typescript.emit(registry, env, typescript_dir, messages)
+        add(made, "typescript")
     if config.site_dir is not None:
         pages = None
         if config.templates is None:  # see site.PageCache: only the shipped templates
@@ -148,22 +193,96 @@ def _run(
                 previous.pages if previous is not None else {},
                 lambda name: _read(config.root / name),
             )
-        files.update(
-            site.emit(
-                registry,
-                env,
-                config.display(config.site_dir),
-                docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
-                messages=messages,
-                progress={key: counts(c) for key, c in merged.items()},
-                pages=read_pages(config),
-                cache=pages,
-            )
+        made = site.emit(
+            registry,
+            env,
+            config.display(config.site_dir),
+            docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
+            messages=messages,
+            progress={key: counts(c) for key, c in merged.items()},
+            pages=read_pages(config),
+            cache=pages,
         )
+        add(made, "site")
         if pages is not None:
             catalog_run.cache.pages = pages.made
-    files[output.MANIFEST] = output.manifest(list(files), registry.path)
+    add({output.MANIFEST: output.manifest(list(files), registry.path)}, "manifest")
     return files, catalog_run
+
+
+#: Each emitter's files, as a diagnostic names them: what they are, and the setting of
+#: [tool.errorbook] that places them.
+PRODUCERS = {
+    "python": "the Python package (python-out)",
+    "json": "the package's JSON data (python-out)",
+    "catalogs": "the gettext catalogs (locales, and python-out for MO files)",
+    "typescript": "the TypeScript module (typescript-out)",
+    "site": "the site (site)",
+    "manifest": "errorbook's list of its files (the project root)",
+}
+
+
+@dataclass
+class Owners:
+    """Which emitter made each output so far, by path as a case-insensitive disk sees it
+    (macOS, Windows: ``A.py`` and ``a.py`` are one file there); and, for every folder those
+    paths need, one file inside it."""
+
+    files: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    folders: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+
+    def clash(self, path: str, producer: str) -> str | None:
+        """Why ``path`` of ``producer`` cannot be written next to the outputs so far."""
+        known = self.files.get(_folded(path))
+        if known is not None:
+            other, owner = known
+            if other == path:
+                return f"{path} would be written by both {owner} and {producer}"
+            return (
+                f"{path} ({producer}) and {other} ({owner}) differ only in case, so they "
+                "are one file on macOS and Windows"
+            )
+        inside = self.folders.get(_folded(path))
+        if inside is not None:
+            return _file_or_folder(path, producer, *inside)
+        for folder in PurePosixPath(path).parents:
+            known = self.files.get(_folded(folder.as_posix()))
+            if known is not None:
+                return _file_or_folder(*known, path, producer)
+        return None
+
+    def add(self, path: str, producer: str) -> None:
+        self.files[_folded(path)] = (path, producer)
+        for folder in PurePosixPath(path).parents:
+            self.folders.setdefault(_folded(folder.as_posix()), (path, producer))
+
+
+def _file_or_folder(file: str, owner: str, inside: str, needs: str) -> str:
+    return f"{file} would be a file of {owner}, but {needs} needs a folder there for {inside}"
+
+
+def _folded(path: str) -> str:
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def merge(files: dict[str, bytes], owners: Owners, made: Files, producer: str, where: Mark) -> None:
+    """Add one emitter's files to ``files``, refusing any that clash with one made before.
+
+    A plain ``dict.update`` would let one output silently replace another (two settings of
+    [tool.errorbook] pointing at overlapping folders): here each clash is a diagnostic at
+    ``where`` naming both producers, raised before anything is written."""
+    found = Diagnostics()
+    for path in made:
+        problem = owners.clash(path, producer)
+        if problem is not None:
+            found.error(
+                where, problem, "point these settings of [tool.errorbook] at separate folders"
+            )
+            continue
+        owners.add(path, producer)
+    if found.has_errors:
+        raise InvalidInput(found)
+    files.update(made)
 
 
 def regenerate(
@@ -176,13 +295,48 @@ def regenerate(
     :func:`stamp.record`)."""
     from . import stamp
 
-    registry = registry_for(config)
-    files, catalog_run = run(config, registry, use_cache=use_cache)
-    results = output.write(config.root, files)
+    seen: list[bytes] = []
+    registry = registry_for(config, seen.append)
+    existing = existing_catalogs(config, registry)
+    files, catalog_run = run(config, registry, existing, use_cache=use_cache)
+    # A PO file is an input and an output: it is replaced only if it still holds what was
+    # read (None: it did not exist), so a translator's save during the run is never lost.
+    locales_dir = config.display(config.locales_dir)
+    names = catalogs.catalog_paths(registry, locales_dir, config.domains)
+    read = {path: existing.get(path) for _, _, path in names}
+    results = output.write(config.root, files, layout=layout(config, registry), read=read)
     output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
-    written = [r.path for r in results if r.status != "removed"]
-    output.write_cache(config.root, stamp.STAMP, stamp.record(config, written, plain=plain))
+    written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
+    # The stamp records what this run used, not what is on disk by now: an input saved
+    # during the run then differs from the stamp, and the next run does the work.
+    used = {str(config.root / path): files.get(path, data) for path, data in existing.items()}
+    used.update({str(config.registry): data for data in seen[-1:]})
+    output.write_cache(
+        config.root, stamp.STAMP, stamp.record(config, written, plain=plain, used=used)
+    )
     return results, catalog_run
+
+
+def layout(config: Config, registry: Registry) -> output.Layout:
+    """Where this configuration puts the outputs, spelled as the output paths are: what
+    output.py needs to judge a manifest line and to refuse links (see output.Layout)."""
+    python_out = config.display(config.python_out)
+    locales = config.display(config.locales_dir)
+    site_dir = config.display(config.site_dir) if config.site_dir is not None else None
+    typescript_dir = (
+        config.display(config.typescript_out) if config.typescript_out is not None else None
+    )
+    configured = (python_out, locales, site_dir, typescript_dir)
+    return output.Layout(
+        package=(PurePosixPath(python_out) / registry.meta.package).as_posix(),
+        locales=locales,
+        site=site_dir,
+        typescript=typescript_dir,
+        folders=tuple(folder for folder in configured if folder is not None),
+        inputs=(str(config.registry), str(config.root / "pyproject.toml")),
+        compiled=f"{config.domains['messages']}.po",
+        limit=config.input_limit,
+    )
 
 
 def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | None = None) -> Files:
@@ -191,10 +345,9 @@ def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | Non
 
 
 def read_pages(config: Config) -> dict[str, str]:
-    """Hand-written pages: every <site>/pages/*.md, by file name (an input, like a PO file)."""
+    """Hand-written pages: every <site>/pages/*.md, by file name (an input, like a PO file).
+    A page that cannot be used is a diagnostic (InvalidInput), see :mod:`generator.pages`."""
     assert config.site_dir is not None
     folder = config.site_dir / "pages"
-    found = {p.stem: p.read_text("utf-8") for p in sorted(folder.glob("*.md"))}
-    return found or {
-        "guide": "# Using errorbook\n\nSee the README of the project that publishes this site.\n"
-    }
+    shown = config.display(folder)  # the folder, not a link's target: the name the author sees
+    return page_files.read(folder, lambda path: f"{shown}/{path.name}", config.input_limit)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import babel
 
+from . import inputs
 from .diagnostics import Diagnostic, Mark, Severity
 
 CATALOGS = ".errorbook-cache/catalogs.json"
@@ -141,8 +142,10 @@ def templates_fingerprint() -> str:
 
 
 def load(root: Path) -> CatalogCache:
-    """The cache of the project in ``root`` (empty when there is none)."""
+    """The cache of the project in ``root`` (empty when there is none, or when it is not a
+    regular file of bounded size: a FIFO put there must not hang a run)."""
     try:
-        return CatalogCache.from_bytes((root / CATALOGS).read_bytes())
-    except OSError:
+        data = inputs.read(root / CATALOGS, follow=False)
+    except inputs.InputFileError:
         return CatalogCache()
+    return CatalogCache.from_bytes(data) if data is not None else CatalogCache()

@@ -16,7 +16,7 @@ from babel.messages.catalog import Message
 from . import placeholders, plurals
 from .catalog import StableCatalog
 from .diagnostics import Diagnostics, Mark
-from .emit.catalogs import catalog_paths
+from .emit.catalogs import NAMES, catalog_paths
 from .entries import entries
 from .pofile import read
 from .registry import Registry
@@ -44,9 +44,10 @@ def _sources(message: Message) -> tuple[str, ...]:
 
 
 def counts(catalog: StableCatalog) -> Counts:
+    """How far the translation of errorbook's entries is (another tool's are not counted)."""
     translated = fuzzy = untranslated = 0
     for message in catalog:
-        if not message.id:
+        if not message.id or catalog.is_foreign(message):
             continue
         forms = _forms(message)
         if message.fuzzy and any(forms):
@@ -188,8 +189,8 @@ def check_catalog(
         {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()
     )
     for message in catalog:
-        if not message.id or message.fuzzy:
-            continue
+        if not message.id or message.fuzzy or catalog.is_foreign(message):
+            continue  # another tool's entry is that tool's to check
         line = lines.get((_sources(message)[0], message.context), 1)
         count = counts_by_code.get(message.context or "")
         check_message(
@@ -204,12 +205,16 @@ def check_catalog(
 
 
 def check_catalogs(
-    registry: Registry, existing: Mapping[str, bytes], locales_dir: str
+    registry: Registry,
+    existing: Mapping[str, bytes],
+    locales_dir: str,
+    names: Mapping[str, str] = NAMES,
 ) -> tuple[Diagnostics, dict[tuple[str, str], Counts]]:
-    """Every target locale's PO files: problems, and per-locale counts for ``stats``."""
+    """Every target locale's PO files: problems, and per-locale counts for ``stats``.
+    ``names`` gives each domain's file name (Config.domains)."""
     found = Diagnostics()
     stats: dict[tuple[str, str], Counts] = {}
-    for locale, domain, path in catalog_paths(registry, locales_dir):
+    for locale, domain, path in catalog_paths(registry, locales_dir, names):
         data = existing.get(path)
         if data is None:
             continue

@@ -80,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.config:
+            config.plain_path(args.config, "error: --config")
         settings = config.load(Path(args.config).absolute() if args.config else None)
         settings = config.with_overrides(
             settings, registry=args.registry, python_out=getattr(args, "python_out", None)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from . import inputs
 from .suggest import suggest
+
+_PYPROJECT_LIMIT = 16 * 1024 * 1024  # a configuration file, not a data file
 
 KEYS = {
     "registry": "the registry file (default: codes.yaml)",
@@ -15,7 +19,15 @@ KEYS = {
     "locales": "folder of the gettext catalogs (default: locales)",
     "site": "folder of the MkDocs site; no site is generated without it (default: none)",
     "typescript-out": "folder for the generated TypeScript module (default: none)",
+    "max-input-mib": "largest input file errorbook reads, in MiB (default: 256)",
+    "messages-domain": "file name (no suffix) of the UI messages' catalogs (default: messages)",
+    "docs-domain": "file name (no suffix) of the reference prose's catalogs (default: docs)",
 }
+_NUMBERS = {"max-input-mib"}
+#: Keys naming a gettext domain (the file name of a kind of catalog, see Config.domains).
+_DOMAIN_KEYS = {"messages-domain", "docs-domain"}
+#: A plain file-name stem: it becomes <domain>.pot and <lang>/LC_MESSAGES/<domain>.po.
+_DOMAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}\Z")
 
 
 class ConfigError(Exception):
@@ -31,6 +43,22 @@ class Config:
     locales: Path | None = None  # None: <root>/locales
     site_dir: Path | None = None  # None: no site
     typescript_out: Path | None = None  # None: no TypeScript module
+    max_input_mib: int | None = None  # None: inputs.DEFAULT_LIMIT_MIB (or its variable)
+    messages_domain: str = "messages"  # file name of the UI messages' catalogs
+    docs_domain: str = "docs"  # file name of the reference prose's catalogs
+
+    @property
+    def domains(self) -> dict[str, str]:
+        """Each catalog role (entries.DOMAINS) to the file name its catalogs have: another
+        tool may already use the default names in the same folder."""
+        return {"messages": self.messages_domain, "docs": self.docs_domain}
+
+    @property
+    def input_limit(self) -> int:
+        """The size limit of every input file, in bytes (see :mod:`generator.inputs`)."""
+        from .inputs import limit_bytes
+
+        return limit_bytes(self.max_input_mib)
 
     @property
     def locales_dir(self) -> Path:
@@ -40,8 +68,33 @@ class Config:
         """A path as output shows it: relative to the root where possible, always with '/'."""
         try:
             return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path.as_posix()
+        except (ValueError, RuntimeError, OSError):  # outside the root, or a link that loops
+            try:
+                return path.absolute().relative_to(self.root.absolute()).as_posix()
+            except ValueError:
+                return path.as_posix()
+
+
+def plain_path(value: str, where: str) -> None:
+    """Refuse a path holding a control character (a newline, a tab, a NUL...): it would end
+    up in a generated file's one-line header and could not name a file anyway."""
+    for column, char in enumerate(value, 1):
+        if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0 or char in "\u2028\u2029":
+            raise ConfigError(
+                f"{where} holds the control character U+{ord(char):04X} at character "
+                f"{column} of {value!r} (a path may not contain control characters: "
+                "remove it)"
+            )
+
+
+def _domain_name(value: object, where: str) -> None:
+    """Refuse a domain name that is not a plain file-name stem: it is joined to folders and
+    suffixes to make catalog paths, so a slash, a dot or a space could leave the folder."""
+    if not isinstance(value, str) or not _DOMAIN_NAME.match(value):
+        raise ConfigError(
+            f"{where} must be a plain file name in quotes, without a suffix: letters, digits, "
+            f"'_' and '-', at most 64 (not {value!r})"
+        )
 
 
 def find_pyproject(start: Path) -> Path | None:
@@ -78,10 +131,14 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
     if path is None:
         return Config(root=cwd, registry=cwd / "codes.yaml", python_out=cwd)
     try:
-        text = path.read_text("utf-8")
+        data = inputs.read(path, limit=_PYPROJECT_LIMIT)
+    except inputs.InputFileError as exc:
+        raise ConfigError(f"{path}: error: {exc.reason} ({exc.hint})") from None
+    if data is None:
+        raise ConfigError(f"{path}: cannot read: No such file or directory")
+    try:
+        text = data.decode("utf-8")
         table = tomllib.loads(text).get("tool", {}).get("errorbook", {})
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: error: not valid TOML: {exc}") from None
     if not isinstance(table, dict):
@@ -94,10 +151,27 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
                 f"{path}:{line}:1: error: unknown key '{key}' in [tool.errorbook] "
                 f"({suggest(key, list(KEYS))})"
             )
+        if key in _NUMBERS:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(
+                    f"{path}:{line}:1: error: '{key}' must be a whole number of 1 or more, "
+                    f"without quotes ({KEYS[key]})"
+                )
+            continue
+        if key in _DOMAIN_KEYS:
+            _domain_name(value, f"{path}:{line}:1: error: '{key}'")
+            continue
         if not isinstance(value, str) or not value:
             raise ConfigError(
                 f"{path}:{line}:1: error: '{key}' must be a path in quotes ({KEYS[key]})"
             )
+        plain_path(value, f"{path}:{line}:1: error: '{key}'")
+    if table.get("messages-domain", "messages") == table.get("docs-domain", "docs"):
+        key = "docs-domain" if "docs-domain" in table else "messages-domain"
+        raise ConfigError(
+            f"{path}:{_line_of(text, key)}:1: error: 'messages-domain' and 'docs-domain' must "
+            "differ (the two kinds of text need catalogs of their own)"
+        )
     templates = table.get("templates")
     if templates and not (root / templates).is_dir():
         raise ConfigError(
@@ -113,6 +187,9 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
         locales=root / table.get("locales", "locales"),
         site_dir=root / table["site"] if "site" in table else None,
         typescript_out=root / table["typescript-out"] if "typescript-out" in table else None,
+        max_input_mib=table.get("max-input-mib"),
+        messages_domain=table.get("messages-domain", "messages"),
+        docs_domain=table.get("docs-domain", "docs"),
     )
 
 
@@ -123,6 +200,13 @@ def with_overrides(
     templates: str | None = None,
 ) -> Config:
     """Flags win over pyproject.toml; they are relative to the working directory."""
+    for flag, value in (
+        ("--registry", registry),
+        ("--python-out", python_out),
+        ("--templates", templates),
+    ):
+        if value:
+            plain_path(value, f"error: {flag}")
     if registry:
         config = replace(config, registry=Path(registry).absolute())
     if python_out:

@@ -8,12 +8,45 @@ both read these entries, so the POT files and ``pybabel extract`` agree.
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from . import placeholders
 from .registry import RECOVERY_KINDS, Code, Registry
 
+#: The two kinds of catalogs, by role. Their file names are configurable (Config.domains);
+#: these role names are how the rest of errorbook tells them apart.
 DOMAINS = ("messages", "docs")
+
+_CODE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"  # what validate.CODE_NAME allows
+_ID = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # what reader.IDENTIFIER allows
+#: Every msgctxt errorbook writes, by domain (a test holds every entry of two registries to
+#: them). A context of any other shape belongs to another tool sharing the catalog.
+_CONTEXTS = {
+    "messages": re.compile(_CODE + r"\Z"),
+    "docs": re.compile(
+        r"(?:registry\.description"
+        rf"|layer\.{_ID}\.(?:title|proves|description)"
+        rf"|limit\.{_ID}\.(?:title|bounds)"
+        rf"|adapter\.{_ID}\.(?:title|description|protocol|action)"
+        rf"|recovery\.{_ID}"
+        rf"|{_CODE}\.(?:meaning|rationale|shape_reason)"
+        rf"|{_CODE}\.(?:recovery|avoid)\.[1-9][0-9]*"
+        rf"|{_CODE}\.placeholder\.[A-Za-z_][A-Za-z0-9_]*)\Z"
+    ),
+}
+
+
+@functools.lru_cache(maxsize=1 << 16)  # asked for every entry of every catalog read
+def owns(domain: str, context: str | None) -> bool:
+    """True when an entry with this msgctxt is errorbook's in a catalog of ``domain``.
+
+    Another tool (pybabel, a hand-kept catalog) may share a PO file with errorbook; its
+    entries have no msgctxt or one of another shape, and errorbook must leave them as they
+    are. An entry of errorbook's shape whose code left the registry is still errorbook's."""
+    pattern = _CONTEXTS.get(domain)
+    return context is not None and pattern is not None and pattern.match(context) is not None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ name them), and anchors, aliases and custom tags are refused before anything is 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -17,6 +18,7 @@ from typing import Protocol
 import yaml
 from yaml.resolver import Resolver
 
+from . import inputs
 from .diagnostics import Diagnostics, InvalidInput, Mark
 
 #: Limits that keep a hostile or broken file from costing unbounded time or memory.
@@ -203,27 +205,32 @@ def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Ma
     return where, problem, hint
 
 
-def load_file(path: Path, display: str | None = None) -> Node:
-    """Read, decode and compose a registry file, with every failure as a diagnostic."""
+def load_file(
+    path: Path, display: str | None = None, seen: Callable[[bytes], None] | None = None
+) -> Node:
+    """Read, decode and compose a registry file, with every failure as a diagnostic.
+
+    ``seen`` receives the bytes read, before they are parsed: the stamp records the hash of
+    what the run used, since the file may change on disk while the run goes on."""
     name = display or str(path)
     found = Diagnostics()
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_BYTES + 1)
-    except OSError as exc:
+        data = inputs.read(path, limit=MAX_BYTES)
+    except inputs.InputFileError as exc:
+        hint = exc.hint
+        if "larger than" in exc.reason:
+            hint = "split the prose out, or raise generator.loader.MAX_BYTES deliberately"
+        found.error(Mark(name, 1, 1), f"the file {exc.reason}", hint)
+        raise InvalidInput(found) from None
+    if data is None:
         found.error(
             Mark(name, 1, 1),
-            f"cannot read the file: {exc.strerror}",
+            "cannot read the file: No such file or directory",
             "check the path, or pass --registry PATH",
         )
-        raise InvalidInput(found) from None
-    if len(data) > MAX_BYTES:
-        found.error(
-            Mark(name, 1, 1),
-            f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB",
-            "split the prose out, or raise generator.loader.MAX_BYTES deliberately",
-        )
         raise InvalidInput(found)
+    if seen is not None:
+        seen(data)
     return load_text(decode(data, name), name)
 
 

@@ -94,15 +94,30 @@ class PluralRule:
         return int(gettext.c2py(self.expression)(n))
 
 
+#: More digits than any count of plural forms has. Python refuses to convert a string of
+#: over 4,300 digits to a number (a ValueError), and a translator's header may hold one.
+_MAX_DIGITS = 9
+
+
+def count(digits: str) -> int | None:
+    """The number ``nplurals`` gives, or None when it has too many digits to be a count."""
+    if len(digits.lstrip("0")) > _MAX_DIGITS:
+        return None
+    return int(digits)
+
+
 def parse(header: str) -> PluralRule | None:
     """A Plural-Forms value, or None when it is not of the form gettext reads."""
     match = _HEADER.match(header)
     if match is None:
         return None
+    forms = count(match.group(1))
+    if forms is None:
+        return None
     expression = match.group(2).strip()
     if expression.endswith(";"):
         expression = expression[:-1].strip()
-    return PluralRule(int(match.group(1)), expression)
+    return PluralRule(forms, expression)
 
 
 def lookup(locale: str) -> PluralRule | None:

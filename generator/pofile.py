@@ -7,21 +7,29 @@
 - Writing uses one policy: no wrapping, no source references, previous msgids kept, one
   newline at the end, so a file that went through ``msgmerge --no-wrap`` or Weblate with
   wrapping off comes back unchanged.
+- A translator's comment lines (repeated, empty, without a space after ``#``) and the
+  header comment are data: they are read and written back byte for byte, and so is every
+  entry of another tool that shares the file (see :func:`entries.owns`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import re
+import secrets
+from collections.abc import Iterator
 
 from babel.messages import pofile as babel_pofile
 from babel.messages.catalog import Message
 from babel.messages.pofile import PoFileError, PoFileParser, denormalize, write_po
 from babel.util import TextWrapper
 
+from . import plurals
 from .catalog import StableCatalog
 from .diagnostics import Diagnostics, Mark
+from .entries import owns
 
 _PREVIOUS = re.compile(r'\|\s*(msgctxt|msgid|msgid_plural)?\s*(".*")\s*\Z')
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t\"])")
@@ -279,18 +287,100 @@ def _unfinished(state: dict[str, object], found: Diagnostics) -> None:
 
 
 class _Parser(PoFileParser):
-    """Babel's parser, remembering where each entry starts so duplicates can be named."""
+    """Babel's parser, remembering where each entry starts so duplicates can be named, and
+    keeping what Babel would change: translator comments as whole lines (Babel strips them,
+    merges repeats and drops empty ones), and the text of each entry of another tool (see
+    :func:`entries.owns`) in a catalog of ``domain``, to be written back as it was."""
 
-    def __init__(self, catalog: StableCatalog, path: str, found: Diagnostics) -> None:
+    def __init__(
+        self,
+        catalog: StableCatalog,
+        path: str,
+        found: Diagnostics,
+        domain: str | None = None,
+        locale: str | None = None,
+    ) -> None:
         super().__init__(catalog, ignore_obsolete=False, abort_invalid=True)
+        self.stable = catalog
         self.path = path
         self.found = found
+        self.domain = domain
+        rule = plurals.lookup(locale) if locale else None
+        self.forms = rule.count if rule is not None else None  # errorbook's, for the locale
         self.seen: dict[tuple[bool, str | None, str], int] = {}
         self.lines: dict[tuple[str, str | None], int] = {}
+        self.rows: list[str] = []
+        self.row: int | None = None  # the line being read (0-based); None after the last
+        self.start: int | None = None  # the first line of the entry being read
+        self.last = -1  # the last line with text before the one being read
+
+    def feed(self, text: str) -> Iterator[str]:
+        """The lines of ``text`` for :meth:`parse`, noting which one it is reading."""
+        self.rows = text.split("\n")
+        for number, line in enumerate(io.StringIO(text)):
+            self.row = number
+            blank = not line.strip()
+            if not blank and self.start is None:
+                self.start = number
+            yield line
+            if not blank:
+                self.last = number
+        self.row = None
+
+    def _process_comment(self, line: str) -> None:
+        if line[:2] in ("#:", "#,", "#."):
+            super()._process_comment(line)
+            return
+        self._finish_current_message()
+        self.user_comments.append(self.rows[self.row] if self.row is not None else line)
 
     def _add_message(self) -> None:
         msgid = self.messages[0].denormalize() if self.messages else ""
         context = self.context.denormalize() if self.context else None
+        obsolete = bool(self.obsolete)
+        comments = list(self.user_comments)
+        forms = 1 + max((index for index, _ in self.translations), default=0)
+        forms = forms if len(self.messages) > 1 else 0  # a plural entry's forms
+        self._note(msgid, context)
+        line = self.offset + 1
+        super()._add_message()
+        if self._keep(msgid, context, obsolete, comments):
+            self._fits(msgid, forms, line)
+
+    def _keep(self, msgid: str, context: str | None, obsolete: bool, comments: list[str]) -> bool:
+        """Put back what Babel changed of the entry just added: its comment lines, or the
+        header comment; and, for another tool's entry, note its text (then True)."""
+        catalog = self.stable
+        key = catalog._key_for(msgid, context)
+        first = self.start if self.start is not None else 0
+        self.start = self.row  # the line that ended this entry begins the next one
+        if not msgid and context is None and not obsolete:
+            if comments:
+                catalog.header_comment = "\n".join(comments)
+            return False
+        added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
+        if added is not None:
+            added.user_comments = comments
+        if msgid and self.domain is not None and not owns(self.domain, context):
+            catalog.foreign[(obsolete, key)] = "\n".join(self.rows[first : self.last + 1])
+            return True
+        return False
+
+    def _fits(self, msgid: str, forms: int, line: int) -> None:
+        """Report another tool's plural entry with more forms than errorbook's rule for the
+        language: errorbook writes its own Plural-Forms into the file it keeps, and the entry,
+        written back as it is, would then make the file unreadable."""
+        if self.forms is not None and forms > self.forms:
+            self.found.error(
+                Mark(self.path, line, 1),
+                f"the entry for msgid {msgid[:40]!r} is another tool's, and it has {forms} "
+                f"plural forms where errorbook's Plural-Forms for this language has "
+                f"{self.forms}",
+                f"keep {self.forms} forms, or move the entry to a catalog errorbook does not keep",
+            )
+
+    def _note(self, msgid: str, context: str | None) -> None:
+        """Report a duplicate entry, and remember the line of each entry."""
         key = (bool(self.obsolete), context, msgid)
         line = self.offset + 1
         first = self.seen.get(key) or self.seen.get((not self.obsolete, context, msgid))
@@ -304,7 +394,6 @@ class _Parser(PoFileParser):
             )
         self.seen.setdefault(key, line)
         self.lines.setdefault((msgid, context), line)
-        super()._add_message()
 
 
 def _previous(message: Message) -> None:
@@ -313,7 +402,7 @@ def _previous(message: Message) -> None:
     previous: dict[str, list[str]] = {}
     current: str | None = None
     for comment in message.user_comments:
-        match = _PREVIOUS.match(comment)
+        match = _PREVIOUS.match(comment[1:] if comment.startswith("#") else comment)
         if match is None:
             kept.append(comment)
             current = None
@@ -411,17 +500,21 @@ def _read(
             "save the file as UTF-8 and declare charset=UTF-8",
         )
     nplurals = _NPLURALS.search(head)
-    if nplurals is not None and not 1 <= int(nplurals.group(1)) <= 6:
+    forms = plurals.count(nplurals.group(1)) if nplurals is not None else 1
+    if nplurals is not None and (forms is None or not 1 <= forms <= 6):
+        digits = nplurals.group(1)
+        shown = digits if len(digits) <= 12 else f"{digits[:6]}... ({len(digits)} digits)"
         found.error(
             Mark(path, 1, 1),
-            f"nplurals={nplurals.group(1)} is not a number of plural forms a language has",
+            f"nplurals={shown} is not a number of plural forms a language has",
             "use errorbook's Plural-Forms for this language (1 to 6 forms)",
         )
     if found.has_errors:
         return catalog, {}, found
-    parser = _Parser(catalog, path, found)
+    parser = _Parser(catalog, path, found, domain, locale)
     try:
-        parser.parse(io.StringIO(text))
+        parser.parse(parser.feed(text))
+        catalog.trailing = list(parser.user_comments)  # comment lines after the last entry
     except PoFileError as exc:
         problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
         if "num_plurals" in problem:
@@ -478,18 +571,97 @@ _REPLACED_WHITESPACE = re.compile(r"[\t\n\x0b\x0c\r]")
 
 
 def write(catalog: StableCatalog) -> bytes:
-    """The PO (or POT) text of a catalog under errorbook's one wrapping policy."""
+    """The PO (or POT) text of a catalog under errorbook's one wrapping policy.
+
+    What was read as it is (comment lines, another tool's entries, see :class:`_Held`) is
+    written as it was: Babel's writer would strip, rewrap or drop it."""
+    held = _Held()
     buffer = io.BytesIO()
     setattr(babel_pofile, "TextWrapper", _OneLineWrapper)  # noqa: B010 (not exported)
     try:
-        write_po(
-            buffer,
-            catalog,
-            width=NO_WRAP,
-            no_location=True,
-            include_previous=True,
-            include_lineno=False,
-        )
+        with held.standing_in(catalog):
+            write_po(
+                buffer,
+                catalog,
+                width=NO_WRAP,
+                no_location=True,
+                include_previous=True,
+                include_lineno=False,
+            )
     finally:
         setattr(babel_pofile, "TextWrapper", TextWrapper)  # noqa: B010
-    return buffer.getvalue().rstrip(b"\n") + b"\n"
+    text = held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
+    if catalog.trailing:
+        text += b"\n" + "\n".join(catalog.trailing).encode("utf-8") + b"\n"
+    return text
+
+
+#: What Babel wrote for a held line (``\x00`` at the end) or for the first line of a held
+#: entry (``\x01``: the entry's other lines follow, up to the blank line that ends it). The
+#: search starts at a NUL, which is rare in a PO file, so it skips the rest quickly.
+_STAND_IN = re.compile(rb"\x00([0-9a-f]{32}):([0-9]+)([\x00\x01])\n")
+
+
+class _Held:
+    """Text written exactly as it was read, past Babel's writer.
+
+    Each held text is replaced, for the time of writing, by a comment Babel writes as it is:
+    a NUL, a random key of this write, its number, and a NUL (a line) or a SOH (a whole
+    entry). Nothing a file holds can pass for one, as nobody can know the key."""
+
+    def __init__(self) -> None:
+        self.texts: list[bytes] = []
+        self.key = secrets.token_hex(16)
+
+    def hold(self, text: str, whole: bool = False) -> str:
+        self.texts.append(text.encode("utf-8"))
+        return f"\x00{self.key}:{len(self.texts) - 1}" + ("\x01" if whole else "\x00")
+
+    @contextlib.contextmanager
+    def standing_in(self, catalog: StableCatalog) -> Iterator[None]:
+        """Stand-ins in ``catalog`` while the block runs; the catalog is put back after."""
+        header = catalog._header_comment
+        changed: list[tuple[Message, list[str]]] = []
+        try:
+            lines = catalog.header_comment.split("\n")
+            catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
+            for obsolete, messages in ((False, catalog), (True, catalog.obsolete.values())):
+                for message in messages:
+                    raw = (
+                        catalog.foreign.get(catalog.place(message, obsolete))
+                        if catalog.foreign
+                        else None
+                    )
+                    if message.id and (raw is not None or message.user_comments):
+                        changed.append((message, message.user_comments))
+                        message.user_comments = self._stand_ins(message.user_comments, raw)
+            yield
+        finally:
+            catalog.header_comment = header
+            for message, comments in changed:
+                message.user_comments = comments
+
+    def _stand_ins(self, comments: list[str], raw: str | None) -> list[str]:
+        """One stand-in for a whole entry, or one per comment line read as it is (a comment
+        that is no whole line, from a catalog not read by :func:`read`, is Babel's to write)."""
+        if raw is not None:
+            return [self.hold(raw, whole=True)]
+        return [self.hold(line) if line.startswith("#") else line for line in comments]
+
+    def put_back(self, data: bytes) -> bytes:
+        """``data`` with each stand-in's line (or entry) replaced by the text it holds."""
+        parts: list[bytes] = []
+        done = 0
+        key = self.key.encode("ascii")
+        for found in _STAND_IN.finditer(data):
+            if found.group(1) != key:
+                continue
+            start = data.rfind(b"\n", 0, found.start()) + 1  # the stand-in's line
+            end = found.end()
+            if found.group(3) == b"\x01":  # the entry goes on to the next blank line
+                blank = data.find(b"\n\n", end - 1)
+                end = len(data) if blank < 0 else blank + 1
+            parts += [data[done:start], self.texts[int(found.group(2))], b"\n"]
+            done = end
+        parts.append(data[done:])
+        return b"".join(parts)

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 
 from . import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .config import Config
 
 CACHE_DIR = ".errorbook-cache"
@@ -91,6 +94,8 @@ def _inputs(fixed: list[str], scanned: list[Scan]) -> list[str]:
 def _entry(path: str, known: Entry | None) -> Entry | None:
     try:
         info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None  # a FIFO or a device is never read here (it could block or not end)
         if known is not None and known[0] == info.st_size and known[1] == info.st_mtime_ns:
             return known  # same size and mtime: the recorded hash stands
         import hashlib  # only when a stat changed: OpenSSL is a noticeable part of a no-op
@@ -99,9 +104,33 @@ def _entry(path: str, known: Entry | None) -> Entry | None:
             digest = hashlib.sha256(stream.read()).hexdigest()
     except OSError:
         return None
+    return [info.st_size, _mtime(info), digest]
+
+
+def _mtime(info: os.stat_result) -> int:
+    """The mtime to record, or -1 when it is too recent to be trusted (see RACY_SECONDS)."""
     coarse = info.st_mtime_ns % 1_000_000_000 == 0
     racy = time.time() - info.st_mtime_ns / 1e9 < (RACY_SECONDS if coarse else RACY_SECONDS_FINE)
-    return [info.st_size, -1 if racy else info.st_mtime_ns, digest]
+    return -1 if racy else info.st_mtime_ns
+
+
+def _entry_of(path: str, used: bytes) -> Entry:
+    """The entry of a file whose content the run used (read, or wrote): its stat and hash
+    when the disk still holds exactly ``used``. When it does not (an editor saved it during
+    the run), the entry keeps the hash of ``used`` with a stat no file matches, so the next
+    run hashes the file, finds that it differs, and does the work."""
+    import hashlib
+
+    digest = hashlib.sha256(used).hexdigest()
+    try:
+        info = os.stat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_size == len(used):
+            with open(path, "rb") as stream:
+                if stream.read() == used:
+                    return [info.st_size, _mtime(info), digest]
+    except OSError:
+        pass
+    return [-1, -1, digest]
 
 
 def _pyproject(root: str) -> str | None:
@@ -109,13 +138,25 @@ def _pyproject(root: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def record(config: Config, outputs: list[str], plain: bool) -> bytes:
-    """The stamp after a full run: every input and output as it is now.
+def record(
+    config: Config,
+    outputs: Mapping[str, bytes],
+    plain: bool,
+    used: Mapping[str, bytes] | None = None,
+) -> bytes:
+    """The stamp after a full run: every input and output as the run used it.
+
+    ``outputs`` holds each output's path and the bytes the run wrote (or found in place);
+    ``used`` the bytes of the inputs the run read, by absolute path (the registry, the PO
+    files). A file that differs on disk from these by now changed during the run; its entry
+    makes the next run do the work (see :func:`_entry_of`). Other inputs (pyproject.toml,
+    templates, hand-written pages) are recorded as they are on disk.
 
     ``plain`` says the run used no flags that change the configuration (``--registry``,
     ``--config``, ``--python-out``); only such a stamp lets :func:`fresh_from` answer
     without reading pyproject.toml.
     """
+    read = {os.path.realpath(path): data for path, data in (used or {}).items()}
     root = str(config.root)
     fixed = [str(config.registry)]
     pyproject = _pyproject(root)
@@ -129,10 +170,18 @@ def record(config: Config, outputs: list[str], plain: bool) -> bytes:
         "root": root,
         "fixed": fixed,
         "scans": scanned,
-        "inputs": {path: _entry(path, None) for path in _inputs(fixed, scanned)},
-        "outputs": {name: _entry(os.path.join(root, name), None) for name in outputs},
+        "inputs": {path: _input_entry(path, read) for path in _inputs(fixed, scanned)},
+        "outputs": {
+            name: _entry_of(os.path.join(root, name), data) for name, data in outputs.items()
+        },
     }
     return _dump(data)
+
+
+def _input_entry(path: str, read: Mapping[str, bytes]) -> Entry | None:
+    """An input's entry: from the bytes the run read when it read them, else from disk."""
+    data = read.get(os.path.realpath(path))
+    return _entry(path, None) if data is None else _entry_of(path, data)
 
 
 def _dump(data: dict[str, object]) -> bytes:

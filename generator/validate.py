@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
@@ -48,14 +49,26 @@ MAX_CODE_LENGTH = 64
 MAX_CODES = 50_000
 MAX_LOCALES = 100
 MAX_MESSAGE = 2_000  # characters of one UI message form
-#: Keyword arguments of the generated API that a placeholder could not be passed as.
-RESERVED_PLACEHOLDERS = ("message", "locale")
+#: Lower-cased code names whose page (codes/<name>.md) is already a page of the site: the
+#: docs URL every runtime links to (codes/<name>/) could never show that code.
+TAKEN_PAGES = {"index": "table of all codes"}
+#: Keyword parameters of the generated functions that also take a code's placeholders as
+#: keyword arguments (``**params``: failure(), to_problem(), to_error_details() and the like).
+#: A placeholder of one of these names could never be passed, so it is refused.
+#: tests/test_validate.py reads the generated signatures and checks this list against them.
+RESERVED_PLACEHOLDERS = ("instance", "locale", "message")
+#: Keyword parameters of those same functions that fill a placeholder of the same name (the
+#: request id in a message is the one the envelope carries), so these names stay allowed.
+SHARED_PLACEHOLDERS = ("request_id",)
 
 
-def load_registry(path: Path, display: str | None = None) -> Registry:
-    """Load and validate a registry file; raise :class:`InvalidInput` with every problem."""
+def load_registry(
+    path: Path, display: str | None = None, seen: Callable[[bytes], None] | None = None
+) -> Registry:
+    """Load and validate a registry file; raise :class:`InvalidInput` with every problem.
+    ``seen`` receives the bytes that were read (see :func:`loader.load_file`)."""
     name = display or str(path)
-    return validate(load_file(path, name), name)
+    return validate(load_file(path, name, seen), name)
 
 
 def load_registry_text(text: str, display: str = "codes.yaml") -> Registry:
@@ -165,6 +178,14 @@ def _code_name_ok(key: Scalar, found: Diagnostics) -> bool:
         found.error(
             key.mark,
             f"code name '{name}' is the Python keyword '{name.lower()}' once lower-cased",
+            f"choose a more specific name, such as {name}_FAILED",
+        )
+        return False
+    if name.lower() in TAKEN_PAGES:
+        found.error(
+            key.mark,
+            f"code name '{name}' would put its reference page at codes/{name.lower()}.md, "
+            f"which is the site's {TAKEN_PAGES[name.lower()]}",
             f"choose a more specific name, such as {name}_FAILED",
         )
         return False

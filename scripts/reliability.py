@@ -31,6 +31,10 @@ SUITES = {
     "tests/test_fuzz.py": "Fuzzing of the YAML loader and the PO reader",
     "tests/test_crash.py": "Crash safety: kills, concurrent runs, full and read-only disks, limits",
     "tests/test_hardening.py": "What a newcomer's review tried to break",
+    "tests/test_output_safety.py": "Only its own files: hostile manifests, links, editors' saves",
+    "tests/test_catalog_inputs.py": "Catalogs: FIFOs, devices, links, other tools' catalogs",
+    "tests/test_config_inputs.py": "Configuration: control characters, registries not a file",
+    "tests/test_site_inputs.py": "Site: name collisions, page names and encodings",
     "tests/test_markdown.py": "Markdown escaping of registry and translation text",
 }
 
@@ -135,6 +139,21 @@ def main() -> int:
         "YAML and JSON escaped, and a translation with any field but its own placeholders is "
         "never shown.",
         "- A killed or failing `generate` leaves every output as it was or fully new.",
+        "- errorbook removes only files it can prove it wrote (inside its output folders, "
+        "of a kind it writes, with its header), whatever `.errorbook-files` lists: never the "
+        "registry, pyproject.toml, a PO file, anything under `.git`, or anything outside the "
+        "project and its output folders. It never writes through a symbolic link, never "
+        "replaces a PO file an editor saved during the run, and sweeps only temporary files "
+        "named `.<name>.errorbook-<random>.tmp`.",
+        "- errorbook never takes over a PO, POT or MO file that it did not create (another "
+        "tool's catalog of the same domain is an error naming the setting that avoids it), and "
+        "keeps entries and comment lines it does not own byte for byte in a file it does own.",
+        "- Every input is read as a regular file of bounded size (`max-input-mib`): a named "
+        "pipe, a device or a folder in its place is an error at once, never a hang; a path "
+        "with a control character is a configuration error, and every generated header is "
+        "one line.",
+        "- No two outputs share a path (nor one that differs only in case), and no hand-written "
+        "page replaces a generated one.",
         "- Output is byte-identical across runs, hash seeds, time zones, locales and "
         "working directories.",
         "",

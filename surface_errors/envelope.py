@@ -260,6 +260,12 @@ def classify(envelope: object) -> Classified:
 
     A code this registry does not know is classified by the shape it arrived in, with
     ``code=None``; an envelope that is neither shape raises :class:`MalformedEnvelope`.
+
+    Under ``"ok": true``, a result without an ``error`` member, or with ``null`` or ``false``
+    there, is a success. Any other ``error`` value must be an object with a non-empty
+    ``code`` string: an empty object, ``0``, ``""`` or ``[]`` is malformed, never a success,
+    so that a failure written carelessly is not reported as done. The generated TypeScript
+    ``classify`` draws the same line.
     """
     if not isinstance(envelope, Mapping):
         raise MalformedEnvelope(f"an envelope must be an object, not {type(envelope).__name__}")
@@ -273,9 +279,10 @@ def classify(envelope: object) -> Classified:
         if "result" not in envelope:
             raise MalformedEnvelope("an envelope with ok: true needs a 'result'")
         result = envelope["result"]
-        if not isinstance(result, Mapping) or not result.get("error"):
-            return Classified(Outcome.SUCCESS, result=result)  # no error, or a false one
-        error, raw = _error(result["error"], "'result.error' of an envelope with ok: true")
+        reported = result.get("error") if isinstance(result, Mapping) else None
+        if reported is None or reported is False:
+            return Classified(Outcome.SUCCESS, result=result)  # no error, or one said to be none
+        error, raw = _error(reported, "'result.error' of an envelope with ok: true")
         outcome = Outcome.ACTION_FAILURE
     message = error.get("message")
     try:

@@ -20,6 +20,7 @@ what not to repeat, whether a retry is allowed, and the request id where there i
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Mapping
@@ -34,6 +35,19 @@ PROBLEM_JSON = "application/problem+json"
 JsonRpcId = Union[int, str, None]
 _TYPE_PREFIX = "type.googleapis.com/google.rpc."
 _TOOL_TEXT = re.compile(r"\AError ([A-Z][A-Z0-9_]*)\b")
+#: The largest HTTP body :func:`from_http` reads by default, in bytes.
+MAX_BODY_BYTES = 4 * 1024 * 1024
+#: How deeply arrays and objects may nest in a body :func:`from_http` reads by default.
+MAX_JSON_DEPTH = 128
+#: An escape in a JSON string; once escapes are gone, a string (or an unterminated one, up to
+#: the end) runs to the next quote; and every run of characters that are not brackets.
+_JSON_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_JSON_STRING = re.compile(r'"[^"]*"?')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = str.maketrans("[{]}", "\x01\x01\xff\xff")  # +1 in, -1 out, as signed bytes
+#: The range of a google.protobuf.Duration, in seconds either way.
+_DURATION_MAX_SECONDS = 315_576_000_000
+_NANOS = 1_000_000_000
 
 
 def recovery_hint(code: ErrorCode | str) -> str:
@@ -137,6 +151,7 @@ def to_error_details(code: ErrorCode | str, locale: str | None = None, /, *,
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}
     check_params(info, params)
+    delay = _retry_delay(info, params) if info.retry is Retry.BOUNDED else None
     metadata = {name: str(value) for name, value in params.items()}
     metadata["layer"] = info.layer.value
     metadata["retry"] = info.retry.value
@@ -149,16 +164,47 @@ def to_error_details(code: ErrorCode | str, locale: str | None = None, /, *,
         {"@type": _TYPE_PREFIX + "ErrorInfo", "reason": info.code.value, "domain": ERROR_DOMAIN,
          "metadata": dict(sorted(metadata.items()))},
     ]
-    if info.retry is Retry.BOUNDED:
-        delay = params.get("retry_after") if isinstance(params.get("retry_after"), int) else None
-        seconds = float(delay) if isinstance(delay, int) else (info.retry_delay_ms or 0) / 1000
-        details.append({"@type": _TYPE_PREFIX + "RetryInfo", "retryDelay": f"{seconds:g}s"})
+    if delay is not None:
+        details.append({"@type": _TYPE_PREFIX + "RetryInfo", "retryDelay": delay})
     details.append({"@type": _TYPE_PREFIX + "Help", "links": [
         {"description": f"{info.code.value}: what it means and how to recover",
          "url": info.docs_url}]})
     details.append({"@type": _TYPE_PREFIX + "LocalizedMessage", "locale": words.locale,
                     "message": words.message(info.code, **params)})
     return details
+
+
+def _retry_delay(info: CodeInfo, params: Mapping[str, object]) -> str:
+    """RetryInfo's ``retryDelay``: a ``retry_after`` placeholder given as whole seconds, else
+    the delay the registry declares for the code. A ValueError refuses a negative delay and
+    one longer than a Duration holds."""
+    seconds = params.get("retry_after")
+    if not isinstance(seconds, int) or isinstance(seconds, bool):
+        return _duration_json((info.retry_delay_ms or 0) * 1_000_000)
+    if seconds < 0:
+        raise ValueError(f"{info.code.value}: retry_after is negative; a retry delay cannot be")
+    if seconds > _DURATION_MAX_SECONDS:
+        raise ValueError(f"{info.code.value}: retry_after is more than {_DURATION_MAX_SECONDS} "
+                         "seconds, the longest a google.protobuf.Duration holds")
+    return _duration_json(seconds * _NANOS)
+
+
+def _duration_json(nanos: int) -> str:
+    """A google.protobuf.Duration of ``nanos`` nanoseconds in its JSON form, as protobuf
+    writes it: whole seconds, then 3, 6 or 9 fractional digits when the value needs them,
+    then ``s`` (``"20s"``, ``"0.500s"``, ``"-1.000000001s"``). A ValueError refuses a value
+    outside the Duration range of 315,576,000,000 seconds either way."""
+    if abs(nanos) > _DURATION_MAX_SECONDS * _NANOS:
+        raise ValueError(f"a google.protobuf.Duration holds at most {_DURATION_MAX_SECONDS} "
+                         "seconds either way")
+    sign = "-" if nanos < 0 else ""
+    seconds, fraction = divmod(abs(nanos), _NANOS)
+    if fraction == 0:
+        return f"{sign}{seconds}s"
+    digits = f"{fraction:09d}"
+    while digits.endswith("000"):
+        digits = digits[:-3]
+    return f"{sign}{seconds}.{digits}s"
 
 
 def from_error_details(details: object) -> ErrorCode | None:
@@ -187,11 +233,42 @@ def to_http(envelope: Envelope) -> tuple[int, dict[str, str], bytes]:
     return status, {"Content-Type": "application/json; charset=utf-8"}, body
 
 
-def from_http(status: int, body: bytes) -> Classified:
-    """Read an HTTP answer: the envelope in the body decides, the status must agree."""
+def _nests_deeper(text: str, limit: int) -> bool:
+    """True when the arrays and objects of a JSON text nest more than ``limit`` levels, found
+    without parsing it: escapes and then strings are dropped, then each bracket steps one
+    level in or out. Exact for valid JSON; for invalid JSON, the depth counted is never less
+    than the one a parser reaches before it finds the mistake."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # a text cannot nest deeper than the brackets it opens
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", _JSON_ESCAPE.sub("", text)))
+    steps = memoryview(brackets.translate(_BRACKET_STEP).encode("latin-1")).cast("b")
+    return max(itertools.accumulate(steps), default=0) > limit
+
+
+def from_http(status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES,
+              max_depth: int = MAX_JSON_DEPTH) -> Classified:
+    """Read an HTTP answer: the envelope in the body decides, the status must agree.
+
+    Whatever the body holds ends in :class:`MalformedEnvelope` when it cannot be read as an
+    envelope, never in another exception. Bodies are bounded: at most ``max_bytes`` bytes
+    (4,194,304 by default, :data:`MAX_BODY_BYTES`), with arrays and objects nested at most
+    ``max_depth`` levels (128 by default, :data:`MAX_JSON_DEPTH`; the envelope object itself
+    is the first). Both are checked before the body is parsed.
+    """
+    if len(body) > max_bytes:
+        raise MalformedEnvelope(f"the HTTP body has {len(body)} bytes, more than the {max_bytes} "
+                                "from_http reads (see its max_bytes)")
+    try:  # json.loads decodes bytes the same way: UTF-8, UTF-16 or UTF-32
+        text = body if isinstance(body, str) else body.decode(json.detect_encoding(body),
+                                                              "surrogatepass")
+    except UnicodeDecodeError as exc:
+        raise MalformedEnvelope(f"the HTTP body is not JSON: {exc}") from None
+    if _nests_deeper(text, max_depth):
+        raise MalformedEnvelope(f"the HTTP body nests arrays and objects deeper than "
+                                f"{max_depth} levels (see from_http's max_depth)")
     try:
-        envelope = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # a max_depth deeper than the stack allows
         raise MalformedEnvelope(f"the HTTP body is not JSON: {exc}") from None
     outcome = classify(envelope)
     if outcome.outcome is Outcome.PROTOCOL_FAILURE and status < 400:

@@ -144,7 +144,7 @@ def test_a_full_or_read_only_disk_leaves_what_was_there(
 def test_leftover_temporary_files_are_swept(run: Run, tmp_path: Path) -> None:
     root = make_project(tmp_path / "p")
     assert run("generate", cwd=root).code == 0
-    leftover = root / "demo_errors" / ".codes.py.abc123.tmp"
+    leftover = root / "demo_errors" / ".codes.py.errorbook-abc123.tmp"  # as _replace names it
     leftover.write_bytes(b"half")
     assert run("generate", "--force", cwd=root).code == 0
     assert not leftover.exists()

@@ -151,7 +151,7 @@ def apply_edits(text: str, edits: list[dict[str, Any]]) -> str:
         if "replace" in edit:
             old, new = edit["replace"]
             assert old in text, old
-            text = text.replace(old, new, 1)
+            text = text.replace(old, value_text(new), 1)
         elif "append" in edit:
             text += edit["append"]
         elif "prepend" in edit:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any
@@ -153,3 +154,25 @@ def test_the_package_imports_the_standard_library_only() -> None:
         [sys.executable, "-I", "-c", probe], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
     assert out.strip() == "[]"
+
+
+ENVELOPES: list[dict[str, Any]] = json.loads(
+    (ROOT / "tests" / "envelopes.json").read_text("utf-8")
+)["cases"]
+
+
+@pytest.mark.parametrize("case", ENVELOPES, ids=[case["name"] for case in ENVELOPES])
+def test_the_shared_envelope_corpus(case: dict[str, Any]) -> None:
+    """ts/test/envelopes.test.ts runs the same cases: both classifiers give the same outcome."""
+    if case["outcome"] == "malformed":
+        with pytest.raises(se.MalformedEnvelope):
+            se.classify(case["envelope"])
+        return
+    outcome = se.classify(case["envelope"])
+    assert outcome.outcome is se.Outcome(case["outcome"])
+    if outcome.outcome is se.Outcome.SUCCESS:
+        assert outcome.code is None and outcome.raw_code is None
+        return
+    assert outcome.raw_code == case["code"] and outcome.known is case["known"]
+    assert outcome.message == case["message"]
+    assert outcome.code == (se.ErrorCode(case["code"]) if case["known"] else None)

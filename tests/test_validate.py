@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,37 @@ def test_all_problems_are_reported_in_one_run(tmp_path: Path) -> None:
     assert "names layer 'frnt'" in rendered[0] and "did you mean 'front'?" in rendered[0]
     assert "names code 'DOOR_CLOSD'" in rendered[1]
     assert "default 9 of limit 'attempts' is outside its range 1..5" in rendered[2]
+
+
+def test_reserved_placeholder_names_are_the_keywords_of_the_runtime() -> None:
+    """Placeholders travel as keyword arguments (``**params``) of the generated functions; a
+    placeholder named like another keyword of such a function could never be passed. The names
+    the validator reserves are exactly those keywords, read from the generated signatures,
+    except the ones that fill a placeholder of the same name."""
+    import inspect
+
+    import surface_errors as se
+    from generator.validate import RESERVED_PLACEHOLDERS, SHARED_PLACEHOLDERS
+
+    def functions(owner: object, module: str) -> list[Callable[..., object]]:
+        found: list[Callable[..., object]] = []
+        for value in vars(owner).values():
+            if inspect.isfunction(value) and value.__module__ == module:
+                found.append(value)
+            elif inspect.isclass(value) and value.__module__ == module:
+                found += functions(value, module)
+        return found
+
+    keywords: set[str] = set()
+    for module in (se.codes, se.envelope, se.i18n, se.wire):
+        for function in functions(module, module.__name__):
+            parameters = inspect.signature(function).parameters.values()
+            if any(p.kind is p.VAR_KEYWORD for p in parameters):
+                keywords |= {
+                    p.name
+                    for p in parameters
+                    if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                }
+    assert "instance" in keywords  # to_problem's own
+    assert keywords == set(RESERVED_PLACEHOLDERS) | set(SHARED_PLACEHOLDERS)
+    assert not set(RESERVED_PLACEHOLDERS) & set(SHARED_PLACEHOLDERS)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -122,7 +123,7 @@ def test_retry_info_carries_the_delay() -> None:
     waited: list[Any] = se.to_error_details("LLM_RATE_LIMITED", retry_after=20)
     assert {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "20s"} in waited
     backoff: list[Any] = se.to_error_details("LLM_FAILED", request_id="r")
-    assert {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0.5s"} in backoff
+    assert {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0.500s"} in backoff
     info = backoff[0]
     assert info["domain"] == "surface.example" and info["metadata"]["max_attempts"] == "3"
 
@@ -146,6 +147,125 @@ def test_inconsistent_wires_are_refused() -> None:
         )
         is None
     )
+
+
+def deep_envelope(depth: int) -> bytes:
+    """A protocol failure whose arrays and objects nest ``depth`` levels in all."""
+    arrays = depth - 3  # the envelope, its error and the error's params are three levels
+    params = '{"x": ' + "[" * arrays + "]" * arrays + "}"
+    return (
+        '{"ok": false, "error": {"code": "INVALID_REQUEST", "params": ' + params + "}}"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 1000,
+        b"[" * 200_000,
+        b'{"a":' * 5000,
+        b'{"a": [' * 3000,
+        b"\xff\xfe" + "[".encode("utf-16-le") * 1000,
+    ],
+    ids=["1000 brackets", "200000 brackets", "nested objects", "objects and arrays", "utf-16"],
+)
+def test_from_http_refuses_deep_nesting_as_malformed(body: bytes) -> None:
+    with pytest.raises(se.MalformedEnvelope):
+        se.from_http(500, body)
+
+
+def test_from_http_reads_nesting_up_to_its_documented_limit() -> None:
+    limit = se.wire.MAX_JSON_DEPTH
+    assert str(limit) in (se.from_http.__doc__ or "")
+    assert se.from_http(400, deep_envelope(limit)).code is se.ErrorCode.INVALID_REQUEST
+    with pytest.raises(se.MalformedEnvelope, match=f"deeper than {limit}"):
+        se.from_http(400, deep_envelope(limit + 1))
+    assert se.from_http(400, deep_envelope(limit + 1), max_depth=limit + 1).known
+    # Brackets inside strings, escaped quotes among them, are text, not nesting.
+    text = "[" * 5000 + '\\"' + "{" * 5000 + "\\\\"
+    body = json.dumps({"ok": False, "error": {"code": "INVALID_REQUEST", "message": text}})
+    assert se.from_http(400, body.encode()).message == json.loads(body)["error"]["message"]
+    # Many brackets side by side are not depth: four levels here, however many arrays.
+    wide = {"ok": False, "error": {"code": "INVALID_REQUEST", "params": {"x": [[]] * 1000}}}
+    assert se.from_http(400, json.dumps(wide).encode(), max_depth=5).known
+    with pytest.raises(se.MalformedEnvelope, match="deeper than 4"):
+        se.from_http(400, json.dumps(wide).encode(), max_depth=4)
+
+
+def test_from_http_bounds_the_body_size() -> None:
+    limit = se.wire.MAX_BODY_BYTES
+    assert f"{limit:,}" in (se.from_http.__doc__ or "")
+    body = json.dumps({"ok": False, "error": {"code": "INVALID_REQUEST"}}).encode()
+    padded = body + b" " * (limit - len(body))
+    assert se.from_http(400, padded).known
+    with pytest.raises(se.MalformedEnvelope, match="more than"):
+        se.from_http(400, padded + b" ")
+    assert se.from_http(400, padded + b" ", max_bytes=limit + 1).known
+
+
+#: google.protobuf.Duration as JSON writers produce it: 0, 3, 6 or 9 fractional digits.
+DURATION_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.([0-9]{3}){1,3})?s\Z")
+
+
+def retry_delay(details: list[Any]) -> object:
+    (delay,) = [d["retryDelay"] for d in details if d["@type"].endswith(".RetryInfo")]
+    return delay
+
+
+@pytest.mark.parametrize(
+    ("seconds", "expected"),
+    [
+        (0, "0s"),
+        (20, "20s"),
+        (1_000_000, "1000000s"),
+        (1_234_567, "1234567s"),
+        (315_576_000_000, "315576000000s"),
+    ],
+)
+def test_retry_after_is_written_as_a_protobuf_duration(seconds: int, expected: str) -> None:
+    assert retry_delay(se.to_error_details("LLM_RATE_LIMITED", retry_after=seconds)) == expected
+
+
+@pytest.mark.parametrize(
+    "seconds",
+    [-5, -1, 315_576_000_001, 10**400, 10**5000, -(10**5000)],
+    ids=["-5", "-1", "one second too long", "10**400", "10**5000", "-10**5000"],
+)
+def test_a_retry_delay_no_duration_can_hold_is_refused(seconds: int) -> None:
+    with pytest.raises(ValueError, match="LLM_RATE_LIMITED: retry_after"):
+        se.to_error_details("LLM_RATE_LIMITED", retry_after=seconds)
+
+
+@pytest.mark.parametrize(
+    ("nanos", "expected"),
+    [
+        (0, "0s"),
+        (500_000_000, "0.500s"),
+        (1_500_000, "0.001500s"),
+        (1_000_000_001, "1.000000001s"),
+        (3_000_340_012, "3.000340012s"),
+        (-500_000_000, "-0.500s"),
+        (-2_000_000_000, "-2s"),
+        (315_576_000_000 * 10**9, "315576000000s"),
+        (-315_576_000_000 * 10**9, "-315576000000s"),
+    ],
+)
+def test_durations_take_the_protobuf_json_form(nanos: int, expected: str) -> None:
+    assert se.wire._duration_json(nanos) == expected
+    assert DURATION_JSON.match(expected)
+
+
+@pytest.mark.parametrize("nanos", [315_576_000_000 * 10**9 + 1, -315_576_000_000 * 10**9 - 1])
+def test_a_duration_out_of_range_is_refused(nanos: int) -> None:
+    with pytest.raises(ValueError, match="315576000000"):
+        se.wire._duration_json(nanos)
+
+
+def test_every_retry_delay_is_a_protobuf_duration() -> None:
+    for code, info in se.CODES.items():
+        if info.retry is se.Retry.BOUNDED:
+            delay = retry_delay(se.to_error_details(code, request_id="r", **params_for(code)))
+            assert isinstance(delay, str) and DURATION_JSON.match(delay), (code, delay)
 
 
 BAD = """import type { SurfaceResult } from "{module}";

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
+
+if TYPE_CHECKING:
+    from ..registry import Registry
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -49,7 +52,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         )
     status = 1 if problems.has_errors else 0
     if files:  # else a catalog could not be read, and there is nothing to compare
-        status = max(status, _outputs(config, files, problems.has_errors))
+        status = max(status, _outputs(config, registry, files, problems.has_errors))
     if args.against:  # the registry against an older one: independent of the outputs
         old = revisions.load_side(args.against, config)
         changes = compat.diff(old, registry)
@@ -67,11 +70,15 @@ def run(args: argparse.Namespace, config: Config) -> int:
     return 1 if not files else status
 
 
-def _outputs(config: Config, files: Mapping[str, bytes], po_errors: bool) -> int:
-    """Compare the outputs with what is on disk and say what to do: 1 when any differ."""
-    from .. import output
+def _outputs(
+    config: Config, registry: Registry, files: Mapping[str, bytes], po_errors: bool
+) -> int:
+    """Compare the outputs with what is on disk and say what to do: 1 when any differ.
+    The comparison refuses what `generate` refuses (an untrusted manifest line, a link)."""
+    from .. import build, output
 
-    drift = [r for r in output.compare(config.root, files) if r.status != "unchanged"]
+    layout = build.layout(config, registry)
+    drift = [r for r in output.compare(config.root, files, layout) if r.status != "unchanged"]
     for result in drift:
         print(f"{result.status:8} {result.path}")
     foreign = output.foreign(config.root, drift)

@@ -70,11 +70,26 @@ def run(args: argparse.Namespace, config: Config) -> int:
             "not compiled. Fix them, then run `errorbook check`",
             file=sys.stderr,
         )
-    changed = [r for r in results if r.status != "unchanged"]
-    for result in changed:
+    changed = [r for r in results if r.status not in ("unchanged", "left")]
+    left = [r for r in results if r.status == "left"]
+    for result in sorted([*changed, *left], key=lambda r: r.path):
         print(f"{result.status:8} {result.path}")
     print(
         f"{len(changed)} file{'s' if len(changed) != 1 else ''} changed, "
-        f"{len(results) - len(changed)} unchanged"
+        f"{len(results) - len(changed) - len(left)} unchanged"
     )
+    if left:
+        print(left_behind(len(left)))
     return 0
+
+
+def left_behind(count: int) -> str:
+    """What to do about files errorbook wrote under an earlier configuration: they lie
+    outside every folder it now writes, so it does not remove them (it could not prove
+    they are still its own to remove)."""
+    files = f"{count} file{'s' if count != 1 else ''}"
+    return (
+        f"errorbook: {files} marked 'left' {'were' if count != 1 else 'was'} generated "
+        "before, outside the folders errorbook now writes to; errorbook leaves them where "
+        "they are: delete them yourself if they are no longer needed"
+    )

@@ -45,15 +45,18 @@ def run(args: argparse.Namespace, config: Config) -> int:
     locales_dir = config.display(config.locales_dir)
     files = {}
     for domain in DOMAINS:
-        path = po_path(locales_dir, tag, domain)
+        path = po_path(locales_dir, tag, config.domains[domain])
         if (config.root / path).exists():
             print(
                 f"errorbook: {path} exists already; `errorbook generate` keeps it up to date",
                 file=sys.stderr,
             )
             return 1
-        files[path] = pofile.write(catalog.merge(registry, domain, tag, None))
-    for result in output.write(config.root, files, every=False):
+        merged = catalog.merge(registry, domain, tag, None, name=config.domains[domain])
+        files[path] = pofile.write(merged)
+    for result in output.write(
+        config.root, files, every=False, layout=build.layout(config, registry)
+    ):
         print(f"{result.status:8} {result.path}")
     if tag not in registry.meta.locales:
         print(

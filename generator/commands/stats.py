@@ -35,8 +35,8 @@ def collect(config: Config) -> list[dict[str, object]]:
     registry = build.registry_for(config)
     existing = build.existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)
-    _, found = checks.check_catalogs(registry, existing, locales_dir)
-    for locale, domain, path in catalog_paths(registry, locales_dir):
+    _, found = checks.check_catalogs(registry, existing, locales_dir, config.domains)
+    for locale, domain, path in catalog_paths(registry, locales_dir, config.domains):
         if path in existing and (locale, domain) not in found:
             print(
                 f"errorbook: warning: {path} cannot be read; counted as untranslated "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .. import catalog, pofile
 from ..cache import CatalogCache, Checked, Written, digest, fingerprint
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, Mark
 from ..entries import DOMAINS
 from ..registry import Registry
 
@@ -25,15 +25,70 @@ if TYPE_CHECKING:
     from ..checks import Counts
 
 
-def po_path(locales_dir: str, locale: str, domain: str) -> str:
-    return str(PurePosixPath(locales_dir) / locale / "LC_MESSAGES" / f"{domain}.po")
+#: Each domain (by role, entries.DOMAINS) to the file name of its catalogs, by default.
+NAMES: Mapping[str, str] = {domain: domain for domain in DOMAINS}
 
 
-def catalog_paths(registry: Registry, locales_dir: str) -> Iterator[tuple[str, str, str]]:
-    """(locale, domain, PO path) of every translators' catalog the registry asks for."""
+def po_path(locales_dir: str, locale: str, name: str) -> str:
+    """The PO file of a locale in the domain whose file name is ``name``."""
+    return str(PurePosixPath(locales_dir) / locale / "LC_MESSAGES" / f"{name}.po")
+
+
+def pot_path(locales_dir: str, name: str) -> str:
+    """The template of the domain whose file name is ``name``."""
+    return str(PurePosixPath(locales_dir) / f"{name}.pot")
+
+
+def catalog_paths(
+    registry: Registry, locales_dir: str, names: Mapping[str, str] = NAMES
+) -> Iterator[tuple[str, str, str]]:
+    """(locale, domain, PO path) of every translators' catalog the registry asks for;
+    ``names`` gives each domain's file name (Config.domains)."""
     for locale in registry.meta.locales:
         for domain in DOMAINS:
-            yield locale, domain, po_path(locales_dir, locale, domain)
+            yield locale, domain, po_path(locales_dir, locale, names[domain])
+
+
+def errorbooks_header(data: bytes) -> bool:
+    """True when the comment lines that open a PO or POT file carry one of the words every
+    catalog errorbook starts has (catalog.MARKS)."""
+    head = []
+    for line in data[:8192].split(b"\n"):
+        if not line.startswith(b"#"):
+            break
+        head.append(line.decode("utf-8", "replace"))
+    text = "\n".join(head)
+    return any(mark in text for mark in catalog.MARKS)
+
+
+def not_ours(path: str, where: str, fix: str, found: Diagnostics) -> None:
+    """Report a catalog file errorbook would take over though another tool wrote it."""
+    found.error(
+        Mark(path, 1, 1),
+        f"{path} was not written by errorbook ({where}), and errorbook does not take over "
+        "another tool's catalog",
+        f"{fix}, or move the file away",
+    )
+
+
+def claim(
+    path: str, data: bytes, manifest: Collection[str], domain: str | None, found: Diagnostics
+) -> None:
+    """Report ``path`` unless errorbook may write it: a POT file whose header carries
+    errorbook's words; a PO file whose header does, or that the manifest lists; an MO file
+    the manifest lists. A template is never merged, only replaced, so its header alone
+    decides: one that another tool wrote over errorbook's is that tool's now."""
+    listed = path in manifest
+    if listed and not path.endswith(".pot"):
+        return
+    if domain is None:  # an MO file: nothing in it says who compiled it
+        fix = "set python-out in [tool.errorbook] to a folder of errorbook's own"
+        not_ours(path, ".errorbook-files does not list it", fix, found)
+    elif not errorbooks_header(data):
+        where = "its header comment does not say so"
+        where += "" if listed else ", and .errorbook-files does not list it"
+        fix = f"set {domain}-domain in [tool.errorbook] to a name no other catalog uses"
+        not_ours(path, where, fix, found)
 
 
 Merged = dict[tuple[str, str], catalog.StableCatalog]
@@ -71,6 +126,7 @@ class Job:
     keep: bool  # keep merged catalogs (the site and TypeScript need them)
     previous: CatalogCache
     sources: Mapping[str, str]  # domain -> hash of what its catalogs are made from
+    names: Mapping[str, str]  # domain -> the file name of its catalogs
 
 
 _JOB: Job | None = None
@@ -90,7 +146,7 @@ def _locale(locale: str) -> CatalogRun:
     run = CatalogRun()
     counts = {code.name: code.message.count for code in registry.codes}
     for domain in DOMAINS:
-        path = po_path(job.locales_dir, locale, domain)
+        path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
         key = digest(job.sources[domain], locale, path, mo or "")
         data = job.existing.get(path)
@@ -130,7 +186,9 @@ def _locale(locale: str) -> CatalogRun:
                 assert parsed is not None
                 run.merged[(locale, domain)] = parsed
         else:
-            merged = catalog.merge(registry, domain, locale, parsed)
+            name = job.names[domain]
+            named = {"name": name} if name != domain else {}  # by default, the 4-argument call
+            merged = catalog.merge(registry, domain, locale, parsed, **named)
             run.files[path] = pofile.write(merged)
             if mo is not None:
                 run.files[mo] = catalog.compile_mo(merged, counts)
@@ -173,15 +231,20 @@ def process(
     keep_merged: bool,
     compiled: Mapping[str, bytes] | None = None,
     previous: CatalogCache | None = None,
+    names: Mapping[str, str] = NAMES,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
     results are put together in the registry's locale order.
 
     ``compiled`` (the MO files on disk) and ``previous`` (the cache of the last run) let a
-    locale whose PO file that run wrote skip its merge, write and compile."""
+    locale whose PO file that run wrote skip its merge, write and compile. ``names`` gives
+    each domain's file name (Config.domains)."""
     global _JOB
-    templates = {domain: pofile.write(catalog.template(registry, domain)) for domain in DOMAINS}
+    templates = {
+        domain: pofile.write(catalog.template(registry, domain, names[domain]))
+        for domain in DOMAINS
+    }
     count_names = repr(sorted((c.name, c.message.count or "") for c in registry.codes))
     _JOB = Job(
         registry,
@@ -192,6 +255,7 @@ def process(
         keep_merged,
         previous or CatalogCache(),
         {d: digest(fingerprint(), d, text, count_names) for d, text in templates.items()},
+        names,
     )
     locales = list(registry.meta.locales)
     size = sum(len(data) for data in existing.values())
@@ -206,7 +270,7 @@ def process(
         _JOB = None
     run = CatalogRun()
     for domain, text in templates.items():
-        run.files[str(PurePosixPath(locales_dir) / f"{domain}.pot")] = text
+        run.files[pot_path(locales_dir, names[domain])] = text
     for part in parts:
         run.files.update({path: existing[path] for path in part.same})
         run.files.update(part.files)

@@ -11,8 +11,9 @@ from pathlib import PurePosixPath
 
 import jinja2
 
+from ..names import header
 from ..registry import Registry, Shape
-from ..render import HEADER, render
+from ..render import render
 from . import Files
 from .python import retry_facts
 
@@ -66,7 +67,7 @@ def resolved(registry: Registry) -> dict[str, object]:
             entry["shape_reason"] = code.shape_reason
         codes.append(entry)
     return {
-        "$comment": HEADER.format(source=registry.path),
+        "$comment": header(registry.path),
         "$schema": "./schemas/codes.schema.json",
         "registry": {
             "name": meta.name,
@@ -199,7 +200,7 @@ def codes_schema(registry: Registry) -> dict[str, object]:
     return {
         "$schema": DRAFT,
         "$id": f"{registry.meta.docs_url}schemas/codes.schema.json",
-        "$comment": HEADER.format(source=registry.path),
+        "$comment": header(registry.path),
         "title": f"{registry.meta.title} error registry (resolved)",
         **_object(
             {
@@ -254,7 +255,7 @@ def envelope_schema(registry: Registry, shape: Shape) -> dict[str, object]:
     return {
         "$schema": DRAFT,
         "$id": f"{registry.meta.docs_url}schemas/{shape.value}-envelope.schema.json",
-        "$comment": HEADER.format(source=registry.path),
+        "$comment": header(registry.path),
         "title": f"{registry.meta.title} {title}",
         **body,
     }

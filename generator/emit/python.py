@@ -5,8 +5,9 @@ from __future__ import annotations
 import jinja2
 
 from ..locales import script_table
+from ..names import header
 from ..registry import RECOVERY_KINDS, Code, Registry
-from ..render import HEADER, render
+from ..render import render
 from . import Files
 
 TEMPLATES = ("__init__.py", "codes.py", "envelope.py", "i18n.py", "wire.py", "py.typed")
@@ -35,7 +36,7 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
     context = {
         "registry": registry,
         "meta": registry.meta,
-        "header": HEADER.format(source=registry.path),
+        "header": header(registry.path),
         "recovery_kinds": RECOVERY_KINDS,
         "docs_urls": {code.name: registry.docs_url(code) for code in registry.codes},
         "scripts": script_table(registry.meta.locales),

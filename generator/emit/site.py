@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -23,26 +24,134 @@ from .. import markdown, placeholders, pofile, schema
 from ..cache import digest
 from ..catalog import usable
 from ..checks import Counts
+from ..diagnostics import Diagnostics, InvalidInput, Mark
 from ..entries import entries
+from ..names import header as header_line
 from ..registry import RECOVERY_KINDS, Code, Registry, Shape
-from ..render import HEADER, render
+from ..render import render
 from ..validate import semver
 from . import Files
 
-PAGES = (
-    "index",
-    "overview",
-    "shapes",
-    "codes/index",
-    "limits",
-    "adapters",
-    "recovery",
-    "changelog",
-    "schema",
-    "translators",
-    "progress",
-)
+#: The pages errorbook writes in every language, each with what it is (for diagnostics).
+PAGES = {
+    "index": "the home page",
+    "overview": "the page of failure layers",
+    "shapes": "the page of result shapes",
+    "codes/index": "the table of all codes",
+    "limits": "the page of limits",
+    "adapters": "the page of transports",
+    "recovery": "the page of recovery by state",
+    "changelog": "the changelog",
+    "schema": "the page of the codes.yaml schema",
+    "translators": "the translators' guide",
+    "progress": "the page of translation progress",
+}
 ASSETS = ("errorbook.js", "errorbook.css")
+
+
+@dataclass(frozen=True)
+class Source:
+    """What made one file of the site, so that a clash can name both makers. ``mark`` and
+    ``fix`` say where and how the author resolves it; errorbook's own files have neither."""
+
+    what: str
+    mark: Mark | None = None
+    fix: str = ""
+
+
+def served_at(path: str) -> str:
+    """Where MkDocs serves a file, with directory URLs: ``x.md`` as ``x/``, ``index.md`` and
+    ``README.md`` as their folder; any other file as itself. Two files served at one place
+    are a clash even when their names differ."""
+    posix = PurePosixPath(path)
+    if posix.suffix != ".md":
+        return path
+    folder = posix.parent if posix.stem in ("index", "README") else posix.with_suffix("")
+    return folder.as_posix() + "/"
+
+
+def _places(path: str) -> tuple[str, str]:
+    """The file and the address ``path`` takes (an address ends in '/', a file never does),
+    as a case-insensitive disk sees them: on macOS and Windows ``Index.md`` replaces
+    ``index.md``, so the two clash on every system."""
+
+    def folded(place: str) -> str:
+        return unicodedata.normalize("NFC", place).casefold()
+
+    return folded(path), folded(served_at(path))
+
+
+@dataclass
+class SiteFiles:
+    """The site's files as they are made, each with its :class:`Source`.
+
+    A plain dict keeps whichever file came last; here a second file at a place already
+    taken is kept out and becomes a diagnostic naming both, reported once for all
+    languages. :meth:`result` raises :class:`InvalidInput` if there was any."""
+
+    docs: str  # <site>/docs, where each language's pages are
+    files: dict[str, bytes] = field(default_factory=dict)
+    found: Diagnostics = field(default_factory=Diagnostics)
+    owners: dict[str, tuple[str, Source]] = field(default_factory=dict)
+    reported: set[tuple[str, str]] = field(default_factory=set)
+
+    def add(self, path: str, data: bytes, source: Source) -> None:
+        places = _places(path)
+        known = next((self.owners[p] for p in places if p in self.owners), None)
+        if known is not None:
+            self._clash(known, path, source)
+            return
+        for place in places:
+            self.owners[place] = (path, source)
+        self.files[path] = data
+
+    def _clash(self, known: tuple[str, Source], path: str, source: Source) -> None:
+        first_path, first = known
+        if (first.what, source.what) in self.reported:
+            return  # the same clash in another language
+        self.reported.add((first.what, source.what))
+        author = source if source.mark is not None else first
+        if first_path == path:
+            message = f"{path} is both {source.what} and {first.what}"
+        elif first_path.casefold() == path.casefold():
+            message = (
+                f"{path} ({source.what}) and {first_path} ({first.what}) differ only in "
+                "case, so they are one file on macOS and Windows"
+            )
+        else:
+            message = (
+                f"{path} ({source.what}) and {first_path} ({first.what}) would be one page "
+                f"of the site: MkDocs serves both at {self.address(path)}"
+            )
+        self.found.error(author.mark or Mark(path, 1, 1), message, author.fix)
+
+    def address(self, path: str) -> str:
+        """Where the site shows a page, as a reader sees it: ``en/codes/`` for a page
+        ``<site>/docs/en/codes.md``."""
+        return PurePosixPath(served_at(path)).relative_to(self.docs).as_posix() + "/"
+
+    def result(self) -> dict[str, bytes]:
+        if self.found.has_errors:
+            raise InvalidInput(self.found)
+        return self.files
+
+
+def _hand_written(site_dir: str, name: str) -> Source:
+    """A hand-written page as a source: the file the author renames to resolve a clash."""
+    shown = (PurePosixPath(site_dir) / "pages" / f"{name}.md").as_posix()
+    return Source(
+        f"the hand-written page {shown}",
+        Mark(shown, 1, 1),
+        f"rename {shown}",
+    )
+
+
+def _code_source(code: Code) -> Source:
+    return Source(
+        f"the page of code {code.name} ({code.mark})",
+        code.mark,
+        "rename the code",
+    )
 
 
 class Raw(str):
@@ -261,13 +370,16 @@ def emit(
 ) -> Files:
     """Every page, asset and MkDocs configuration of the site, for every published language.
     With ``cache``, code pages whose inputs did not change are taken from disk (see
-    :class:`PageCache`), and ``cache.made`` is filled for the next run."""
-    files: dict[str, bytes] = {}
+    :class:`PageCache`), and ``cache.made`` is filled for the next run.
+
+    Raises :class:`InvalidInput` when two files would take one place (see :class:`SiteFiles`):
+    a hand-written page named like one of errorbook's, for instance."""
+    out = SiteFiles(str(PurePosixPath(site_dir) / "docs"))
     languages = published(registry, docs)
     source = registry.meta.source_locale
     versions, _ = changelog(registry)  # the same for every language
     base_path = "/" + registry.meta.docs_url.split("://", 1)[1].split("/", 1)[1]
-    header = HEADER.format(source=registry.path)
+    header = header_line(registry.path)
     totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
     for lang in languages:
         chrome = chrome_catalog(env, lang) if lang != source else {}
@@ -282,53 +394,75 @@ def emit(
         context = _context(registry, page, languages, progress, totals, t, pages)
         context["tp"] = _plain(chrome)
         root = PurePosixPath(site_dir) / "docs" / lang
-        for name in PAGES:
+        for name, what in PAGES.items():
             page.fallback.clear()
             body = render(env, f"site/{name.replace('/index', '')}.md.j2", **context).decode()
-            files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
+            data = _stamp(_with_note(body, page, t), header).encode()
+            out.add(str(root / f"{name}.md"), data, Source(what))
         for name, text in pages.items():  # hand-written, in the source language only
             page.fallback[:] = [name] if lang != source else []
             body = render(env, "site/page.md.j2", text=text, **context).decode()
-            files[str(root / f"{name}.md")] = _stamp(_with_note(body, page, t), header).encode()
+            data = _stamp(_with_note(body, page, t), header).encode()
+            out.add(str(root / f"{name}.md"), data, _hand_written(site_dir, name))
         page_key = _code_page_keys(cache, page, chrome, header) if cache else None
         for code in registry.codes:
             path = str(root / "codes" / f"{code.slug}.md")
             key = page_key(code) if page_key is not None else ""
+            kept = _kept(cache, path, key) if cache is not None else None
+            if kept is None:
+                page.fallback.clear()
+                body = render(env, "site/code.md.j2", code=code, **context).decode()
+                kept = _stamp(_with_note(body, page, t), header).encode()
+            out.add(path, kept, _code_source(code))
             if cache is not None:
-                kept = _kept(cache, path, key)
-                if kept is not None:
-                    files[path] = kept
-                    cache.made[path] = (key, digest(kept))
-                    continue
-            page.fallback.clear()
-            body = render(env, "site/code.md.j2", code=code, **context).decode()
-            files[path] = _stamp(_with_note(body, page, t), header).encode()
-            if cache is not None:
-                cache.made[path] = (key, digest(files[path]))
+                cache.made[path] = (key, digest(kept))
         for version in versions:
             page.fallback.clear()
             body = render(env, "site/version.md.j2", version=version, **context).decode()
-            files[str(root / "changelog" / f"{version}.md")] = _stamp(
-                _with_note(body, page, t), header
-            ).encode()
+            data = _stamp(_with_note(body, page, t), header).encode()
+            what = f"the page of version {version}"
+            out.add(str(root / "changelog" / f"{version}.md"), data, Source(what))
         for asset in ASSETS:
-            files[str(root / "assets" / asset)] = render(
-                env, f"site/assets/{asset}.j2", header=header
-            )
+            data = render(env, f"site/assets/{asset}.j2", header=header)
+            out.add(str(root / "assets" / asset), data, Source(f"errorbook's {asset}"))
         context.update(
             header=header,
             languages=languages,
             base_path=base_path,
             names={x: _language_name(x) for x in languages},
+            alternate=[_alternate(x, base_path) for x in languages],
+            authored=[{_title(text): f"{name}.md"} for name, text in pages.items()],
             search_lang=_search_language(lang),
         )
-        files[str(PurePosixPath(site_dir) / f"mkdocs.{lang}.yml")] = render(
-            env, "site/mkdocs.lang.yml.j2", **context
-        )
-    files[str(PurePosixPath(site_dir) / "root" / "index.html")] = render(
-        env, "site/redirect.html.j2", header=header, target=f"{source}/"
-    )
-    return files
+        config = render(env, "site/mkdocs.lang.yml.j2", **context)
+        what = f"the MkDocs configuration of {lang}"
+        out.add(str(PurePosixPath(site_dir) / f"mkdocs.{lang}.yml"), config, Source(what))
+    redirect = render(env, "site/redirect.html.j2", header=header, target=f"{source}/")
+    what = "the redirect to the home page"
+    out.add(str(PurePosixPath(site_dir) / "root" / "index.html"), redirect, Source(what))
+    return out.result()
+
+
+def _alternate(lang: str, base_path: str) -> dict[str, str]:
+    """One entry of Material's language switcher (``extra.alternate``)."""
+    return {
+        "name": _language_name(lang),
+        "link": f"{base_path}{lang}/",
+        "lang": lang.replace("_", "-"),
+    }
+
+
+#: Characters YAML does not accept as they are, or reads as a line break inside quotes.
+_NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def yaml_json(value: object) -> str:
+    """A JSON value that YAML reads back as the same value (front matter, for instance).
+
+    JSON text is YAML, except that YAML refuses some characters JSON leaves as they are
+    (DEL, C1 controls) and reads others as line breaks: those are written as escapes."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _NOT_YAML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def _kept(cache: PageCache, path: str, key: str) -> bytes | None:
@@ -510,5 +644,5 @@ def _context(
         "anchor": lambda name: "{#" + str(name).replace(" ", "-") + "}",
         "lang": page.lang,
         "source": page.source,
-        "json": lambda value: json.dumps(value, ensure_ascii=False),  # YAML reads it back
+        "json": yaml_json,
     }

@@ -18,8 +18,9 @@ from babel import Locale
 
 from .. import plurals
 from ..catalog import StableCatalog, usable
+from ..names import header as header_line
 from ..registry import Registry
-from ..render import HEADER, render
+from ..render import render
 from . import Files
 from .python import retry_facts
 
@@ -58,7 +59,7 @@ def emit(
     registry: Registry, env: jinja2.Environment, out_dir: str, messages: Mapping[str, StableCatalog]
 ) -> Files:
     root = PurePosixPath(out_dir) / registry.meta.package
-    header = HEADER.format(source=registry.path)
+    header = header_line(registry.path)
     context = {
         "registry": registry,
         "meta": registry.meta,

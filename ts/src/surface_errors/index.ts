@@ -594,7 +594,12 @@ function errorOf(value: unknown, where: string): { error: Record<string, unknown
   return { error: value, raw };
 }
 
-/** Tell success, protocol failure and action failure apart; an unknown code keeps its shape. */
+/**
+ * Tell success, protocol failure and action failure apart; an unknown code keeps its shape.
+ * Under `ok: true`, a result without `error`, or with `null` or `false` there, is a success;
+ * any other `error` must be an object with a non-empty `code` string, else the envelope is
+ * malformed. The generated Python `classify` draws the same line.
+ */
 export function classify<T = unknown>(envelope: unknown): Classified<T> {
   if (!isRecord(envelope)) {
     throw new MalformedEnvelope("an envelope must be an object");
@@ -613,10 +618,11 @@ export function classify<T = unknown>(envelope: unknown): Classified<T> {
       throw new MalformedEnvelope("an envelope with ok: true needs a 'result'");
     }
     const result = envelope["result"];
-    if (!isRecord(result) || result["error"] === undefined || result["error"] === null) {
+    const reported = isRecord(result) ? result["error"] : undefined;
+    if (reported === undefined || reported === null || reported === false) {
       return { outcome: "success", result: result as T };
     }
-    found = errorOf(result["error"], "'result.error' of an envelope with ok: true");
+    found = errorOf(reported, "'result.error' of an envelope with ok: true");
     outcome = "action_failure";
   }
   const message = found.error["message"];
