@@ -55,8 +55,8 @@ check: $(STAMP)
 	$(BIN)/errorbook check
 
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests scripts
-	$(BIN)/ruff format --check generator tests scripts
+	$(BIN)/ruff check generator tests scripts bench hatch_build.py
+	$(BIN)/ruff format --check generator tests scripts bench hatch_build.py
 	$(BIN)/ruff check --select E,F,W,B,RUF --ignore E501 surface_errors
 
 typecheck: $(STAMP)
@@ -72,7 +72,7 @@ ts-test:
 test: $(STAMP)
 	$(BIN)/errorbook check
 	$(MAKE) --no-print-directory lint typecheck site-build ts-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # Side by side with pybabel and GNU gettext on synthetic registries; writes the table the
 # site's Performance page shows (site/pages/performance.md). Not part of `make test`.
@@ -85,7 +85,7 @@ reliability: $(STAMP)
 
 # The fuzzers of `make test`, for longer (seconds per target; default 300).
 fuzz: $(STAMP)
-	ERRORBOOK_FUZZ_SECONDS=$${ERRORBOOK_FUZZ_SECONDS:-300} $(BIN)/python -m pytest -q tests/test_fuzz.py
+	ERRORBOOK_FUZZ_SECONDS=$${ERRORBOOK_FUZZ_SECONDS:-300} $(BIN)/python -m pytest -q tests/robustness/test_fuzz.py
 
 clean:
 	rm -rf $(VENV) build dist site/build ts/node_modules ts/dist .pytest_cache .mypy_cache .ruff_cache \

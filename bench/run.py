@@ -9,7 +9,7 @@ PO files about 95% translated, and measures:
   on the generated tree (a no-op) and ``errorbook check``;
 - the same catalogs through ``pybabel update -N`` + ``pybabel compile`` and through
   ``msgmerge --no-fuzzy-matching`` + ``msgfmt``;
-- MO compilation alone: errorbook's ``generator.catalog.compile_mo`` in-process against
+- MO compilation alone: errorbook's ``generator.catalogs.catalog.compile_mo`` in-process against
   ``msgfmt`` per PO file;
 - the generated package at run time: ``message()`` against ``GNUTranslations.pgettext`` +
   ``str.format`` on the same MO file, and its import time.
@@ -515,8 +515,8 @@ def mo_compilation(result: SizeResult, tree: Path, registry: synth.Registry, scr
     counts = {code.name: code.count for code in registry.codes}
     files = po_files(tree, result.size.tags, "messages")
     try:
-        from generator import catalog as eb_catalog
-        from generator import pofile as eb_pofile
+        from generator.catalogs import catalog as eb_catalog
+        from generator.catalogs import pofile as eb_pofile
 
         parsed = []
         reading = 0.0
@@ -760,9 +760,9 @@ def site_rendering(result: DocsResult, work: Path, runs: int = 3) -> None:
     """How long ``errorbook generate`` spends rendering the site: the pipeline in-process, with
     the site emitter timed (the rest of it, catalogs and Python package, is not)."""
     try:
-        from generator import build as eb_build
         from generator import config as eb_config
-        from generator.emit import site as eb_site
+        from generator.emit.site import pages as eb_site
+        from generator.pipeline import build as eb_build
 
         settings = eb_config.load(work / "pyproject.toml")
         registry = eb_build.registry_for(settings)
@@ -783,7 +783,7 @@ def site_rendering(result: DocsResult, work: Path, runs: int = 3) -> None:
         finally:
             eb_site.emit = emit  # type: ignore[assignment]
         if len(spent) != runs:
-            raise RuntimeError("the pipeline did not call generator.emit.site.emit")
+            raise RuntimeError("the pipeline did not call generator.emit.site.pages.emit")
         result.render.times.extend(spent)
     except Exception as exc:  # errorbook's internals may change: say so, go on
         result.render.error = f"{type(exc).__name__}: {exc}"
@@ -1313,7 +1313,7 @@ def report(
         "file, then `msgfmt` per messages.po. Without fuzzy matching both drop a reworded "
         "message's translation (it becomes obsolete and the entry untranslated), which is "
         "less work than errorbook does.",
-        "- **MO compilation**: `generator.catalog.compile_mo` in-process on the parsed "
+        "- **MO compilation**: `generator.catalogs.catalog.compile_mo` in-process on the parsed "
         "messages catalogs (parsing not timed; a second row includes errorbook's strict "
         "reader), against one `msgfmt` process per PO file (process start and parsing "
         "included).",

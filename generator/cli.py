@@ -55,7 +55,7 @@ def _no_op(argv: Sequence[str]) -> int | None:
     pre-commit, so it should cost little more than starting Python."""
     if list(argv) != ["generate"]:
         return None
-    from . import stamp
+    from .pipeline import stamp
 
     found = stamp.fresh_from(os.getcwd())
     if found is None:
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from . import config
     from .diagnostics import InvalidInput
-    from .output import OutputError
+    from .pipeline.output import OutputError
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import inputs
-from .suggest import suggest
+from .registry.suggest import suggest
 
 _PYPROJECT_LIMIT = 16 * 1024 * 1024  # a configuration file, not a data file
 

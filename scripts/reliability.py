@@ -25,17 +25,17 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "site" / "pages" / "reliability.md"
 ARTIFACTS = ROOT / "test-artifacts"
 SUITES = {
-    "tests/test_invalid_corpus.py": "Invalid registries: each refused with its exact diagnostics",
-    "tests/test_hostile.py": "Hostile translations: refused with file and line, or inert",
-    "tests/test_properties.py": "Properties: text survives, nothing lost, output deterministic",
-    "tests/test_fuzz.py": "Fuzzing of the YAML loader and the PO reader",
-    "tests/test_crash.py": "Crash safety: kills, concurrent runs, full and read-only disks, limits",
-    "tests/test_hardening.py": "What a newcomer's review tried to break",
-    "tests/test_output_safety.py": "Only its own files: hostile manifests, links, editors' saves",
-    "tests/test_catalog_inputs.py": "Catalogs: FIFOs, devices, links, other tools' catalogs",
+    "tests/registry/test_invalid_corpus.py": "Invalid registries, each with its diagnostics",
+    "tests/robustness/test_hostile.py": "Hostile translations: refused at their line, or inert",
+    "tests/robustness/test_properties.py": "Properties: text survives, nothing lost, determinism",
+    "tests/robustness/test_fuzz.py": "Fuzzing of the YAML loader and the PO reader",
+    "tests/robustness/test_crash.py": "Crash safety: kills, concurrent runs, full disks, limits",
+    "tests/robustness/test_hardening.py": "What a newcomer's review tried to break",
+    "tests/pipeline/test_output_safety.py": "Only its own files: manifests, links, editors' saves",
+    "tests/catalogs/test_catalog_inputs.py": "Catalogs: FIFOs, devices, links, other tools' files",
     "tests/test_config_inputs.py": "Configuration: control characters, registries not a file",
-    "tests/test_site_inputs.py": "Site: name collisions, page names and encodings",
-    "tests/test_markdown.py": "Markdown escaping of registry and translation text",
+    "tests/emit/test_site_inputs.py": "Site: name collisions, page names and encodings",
+    "tests/emit/test_markdown.py": "Markdown escaping of registry and translation text",
 }
 
 

@@ -209,3 +209,12 @@ def translated(run: Run, tmp_path: Path) -> Path:
     translate(po(root, "pl"), POLISH)
     assert run("generate", cwd=root).code == 0
     return root
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/robustness/ is slow: `pytest -m "not slow"` leaves the fuzzers,
+    property tests, crash and hostile suites out of a quick loop (`make test` runs them)."""
+    robustness = ROOT / "tests" / "robustness"
+    for item in items:
+        if item.path.is_relative_to(robustness):
+            item.add_marker(pytest.mark.slow)

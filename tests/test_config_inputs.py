@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import build, config
+from generator import config
 from generator.names import HEADER
+from generator.pipeline import build
 
 from .conftest import MINIMAL, ROOT, Run, make_project
 

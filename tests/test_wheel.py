@@ -57,7 +57,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_explain_works_from_the_installed_wheel(installed: Path, tmp_path: Path) -> None:
     wheel = next(installed.parent.joinpath("dist").glob("errorbook-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
-    assert "generator/templates/python/codes.py.j2" in names
+    assert "errorbook/templates/python/codes.py.j2" in names  # installed as errorbook
+    assert not [n for n in names if n.startswith("generator/")]
     outside = tmp_path / "elsewhere"
     outside.mkdir()
     registry = shutil.copy2(ROOT / "codes.yaml", outside / "codes.yaml")
@@ -106,3 +107,32 @@ def test_generate_works_from_the_installed_wheel(installed: Path, tmp_path: Path
     for path in (ROOT / "surface_errors").iterdir():
         if path.is_file():
             assert (tmp_path / "surface_errors" / path.name).read_bytes() == path.read_bytes()
+
+
+def test_the_wheel_lives_beside_a_project_of_its_own_named_generator(
+    installed: Path, tmp_path: Path
+) -> None:
+    """Many projects have a package named generator: errorbook installs as errorbook, so the
+    two import side by side in one environment."""
+    project = tmp_path / "theirs"
+    (project / "generator").mkdir(parents=True)
+    (project / "generator" / "__init__.py").write_text("WHO = 'the project'\n", "utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    python = str(installed / "bin" / "python")
+    both = subprocess.run(
+        [python, "-c", "import generator, errorbook.cli; print(generator.WHO, errorbook.__name__)"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert both == "the project errorbook\n"
+    for command in (
+        [str(installed / "bin" / "errorbook"), "--help"],
+        [python, "-m", "errorbook", "--help"],
+    ):
+        shown = subprocess.run(
+            command, cwd=project, env=env, capture_output=True, text=True, check=True
+        ).stdout
+        assert shown.startswith("usage: errorbook")

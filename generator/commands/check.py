@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config
 
 if TYPE_CHECKING:
-    from ..registry import Registry
+    from ..registry.model import Registry
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -32,8 +32,9 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build, compat, revisions
     from ..diagnostics import InvalidInput
+    from ..pipeline import build
+    from ..registry import compat, revisions
 
     registry = build.registry_for(config)
     try:
@@ -75,7 +76,7 @@ def _outputs(
 ) -> int:
     """Compare the outputs with what is on disk and say what to do: 1 when any differ.
     The comparison refuses what `generate` refuses (an untrusted manifest line, a link)."""
-    from .. import build, output
+    from ..pipeline import build, output
 
     layout = build.layout(config, registry)
     drift = [r for r in output.compare(config.root, files, layout) if r.status != "unchanged"]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config
 
 if TYPE_CHECKING:
-    from .. import compat
+    from ..registry import compat
 
 SYMBOL = {"breaking": "!", "compatible": "+", "cosmetic": "~"}
 
@@ -48,7 +48,7 @@ def report(
     problems: list[str],
     fmt: str,
 ) -> str:
-    from .. import compat
+    from ..registry import compat
 
     severity = compat.worst(changes)
     needed = compat.required_version(old_version, changes)
@@ -100,7 +100,8 @@ def report(
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build, compat, revisions
+    from ..pipeline import build
+    from ..registry import compat, revisions
 
     old = revisions.load_side(args.old, config)
     new = revisions.load_side(args.new, config) if args.new else build.registry_for(config)

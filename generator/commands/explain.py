@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config
 
 if TYPE_CHECKING:
-    from ..registry import Code, Registry
+    from ..registry.model import Code, Registry
 
 ENVELOPES = {
     "protocol": '{"ok": false, "error": {"code": ...}}',
@@ -153,7 +153,7 @@ def as_text(registry: Registry, code: Code) -> str:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build
+    from ..pipeline import build
 
     registry = build.registry_for(config)
     wanted = args.code.strip().upper().replace("-", "_")

@@ -40,7 +40,7 @@ def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
     if refreshed is not None:  # some stat changed, no content did: note the new stats
         from pathlib import Path
 
-        from .. import output, stamp
+        from ..pipeline import output, stamp
 
         output.write_cache(Path(root), stamp.STAMP, refreshed)
     print("0 files changed (no input changed since the last run)")
@@ -48,13 +48,13 @@ def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import stamp
+    from ..pipeline import stamp
 
     if not args.force:
         fresh, refreshed = stamp.verify(config)
         if fresh:
             return nothing_to_do(config.root, refreshed)
-    from .. import build  # the full pipeline, only when there is work
+    from ..pipeline import build  # the full pipeline, only when there is work
 
     results, catalog_run = build.regenerate(
         config,

@@ -22,10 +22,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build, catalog, output, plurals, pofile
-    from ..emit.catalogs import po_path
-    from ..entries import DOMAINS
-    from ..validate import locale_problem
+    from ..catalogs import catalog, plurals, pofile
+    from ..catalogs.entries import DOMAINS
+    from ..catalogs.paths import po_path
+    from ..pipeline import build, output
+    from ..registry.validate import locale_problem
 
     tag, problem, hint = locale_problem(args.locale)
     if problem:

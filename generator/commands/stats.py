@@ -28,9 +28,10 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 def collect(config: Config) -> list[dict[str, object]]:
     """One row per locale and domain; a missing catalog counts as all untranslated."""
-    from .. import build, checks
-    from ..emit.catalogs import catalog_paths
-    from ..entries import DOMAINS, entries
+    from ..catalogs import checks
+    from ..catalogs.entries import DOMAINS, entries
+    from ..catalogs.paths import catalog_paths
+    from ..pipeline import build
 
     registry = build.registry_for(config)
     existing = build.existing_catalogs(config, registry)

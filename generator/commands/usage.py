@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ..config import Config
 
 if TYPE_CHECKING:
-    from ..registry import Code
+    from ..registry.model import Code
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -36,7 +36,8 @@ def _replacement(code: Code) -> str | None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build, usage
+    from .. import usage
+    from ..pipeline import build
 
     registry = build.registry_for(config)
     defined = {code.name: code for code in registry.codes}

@@ -27,8 +27,8 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from .. import build
     from ..diagnostics import InvalidInput
+    from ..pipeline import build
 
     try:
         registry = build.registry_for(config)

@@ -1,7 +1,7 @@
 """Emitters: pure functions from the registry to ``{relative path: bytes}``.
 
-An emitter never writes a file and never reads the clock; :mod:`generator.output` is the only
-module that touches the disk.
+An emitter never writes a file and never reads the clock; :mod:`generator.pipeline.output`
+is the only module that touches the disk.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ from pathlib import PurePosixPath
 import jinja2
 
 from ..names import header
-from ..registry import Registry, Shape
-from ..render import render
+from ..registry.model import Registry, Shape
 from . import Files
 from .python import retry_facts
+from .render import render
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 

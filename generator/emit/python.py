@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import jinja2
 
-from ..locales import script_table
+from ..catalogs.locales import script_table
 from ..names import header
-from ..registry import RECOVERY_KINDS, Code, Registry
-from ..render import render
+from ..registry.model import RECOVERY_KINDS, Code, Registry
 from . import Files
+from .render import render
 
 TEMPLATES = ("__init__.py", "codes.py", "envelope.py", "i18n.py", "wire.py", "py.typed")
 

@@ -16,13 +16,13 @@ from pathlib import PurePosixPath
 import jinja2
 from babel import Locale
 
-from .. import plurals
-from ..catalog import StableCatalog, usable
+from ..catalogs import plurals
+from ..catalogs.catalog import StableCatalog, usable
 from ..names import header as header_line
-from ..registry import Registry
-from ..render import render
+from ..registry.model import Registry
 from . import Files
 from .python import retry_facts
+from .render import render
 
 
 def categories(locale: str) -> list[str]:

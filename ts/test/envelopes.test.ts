@@ -1,4 +1,4 @@
-// The shared envelope corpus (tests/envelopes.json), which tests/test_runtime.py runs too:
+// The shared envelope corpus (tests/envelopes.json), which tests/runtime/test_runtime.py runs too:
 // the TypeScript and the Python classifier must give every case the same outcome.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";

@@ -1,0 +1,1 @@
+"""The gettext catalogs: entries, PO and MO files, plural rules, checks."""

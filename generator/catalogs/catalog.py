@@ -1,0 +1,398 @@
+"""Catalogs: the registry's entries as Babel catalogs, merged with translators' work.
+
+Babel's :class:`~babel.messages.catalog.Catalog` is the data model. errorbook adds what a
+generated, committed catalog needs: a header with no clock in it (no creation date, no Babel
+version) that keeps fields other tools add, and a merge keyed by msgctxt, which here is the
+code. Because the key is the code, a reworded message is found in one look-up and keeps its
+translation as fuzzy; no similarity search can hand one code's translation to another.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import groupby
+
+from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message
+from babel.messages.mofile import write_mo
+
+from ..names import one_line
+from ..registry import placeholders
+from ..registry.model import Registry
+from . import plurals
+from .entries import Entry, entries, owns
+
+#: Header fields Babel computes itself; any other field a tool wrote is kept as it was.
+_BABEL_FIELDS = {
+    "project-id-version",
+    "report-msgid-bugs-to",
+    "pot-creation-date",
+    "po-revision-date",
+    "last-translator",
+    "language",
+    "language-team",
+    "plural-forms",
+    "mime-version",
+    "content-type",
+    "content-transfer-encoding",
+    "generated-by",
+}
+
+
+#: Where an entry is: (True for an obsolete one, the catalog's key for it).
+Place = tuple[bool, object]
+
+
+class StableCatalog(Catalog):
+    """A Babel catalog whose header is the same on every run and keeps unknown fields.
+
+    What Babel would change is kept as read (see :mod:`generator.catalogs.pofile`): translator
+    comments (``#`` lines) are whole lines in ``user_comments``, the header comment is its
+    lines, ``trailing`` holds comment lines after the last entry, and ``foreign`` names the
+    entries errorbook does not own (another tool's, sharing the file) with their text, so
+    that each is written back as it was."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.extra_headers: list[tuple[str, str]] = []
+        self.creation_date_text: str | None = None  # as read; never the clock
+        self.plural_forms_text: str | None = None  # the Plural-Forms header as read
+        self.foreign: dict[Place, str | None] = {}  # other tools' entries: their text, if read
+        self.trailing: list[str] = []  # comment lines after the last entry, as read
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def place(self, message: Message, obsolete: bool = False) -> Place:
+        return obsolete, self._key_for(message.id, message.context)
+
+    def is_foreign(self, message: Message, obsolete: bool = False) -> bool:
+        """True for another tool's entry, which errorbook neither checks nor counts."""
+        return bool(self.foreign) and self.place(message, obsolete) in self.foreign
+
+    def _get_header_comment(self) -> str:
+        """The header comment as it was set or read. Babel's own getter fills in words such
+        as PROJECT, VERSION and YEAR (the current year: a clock) wherever they appear, which
+        would change a translator's text; only Babel's placeholder header gets that."""
+        text = self._header_comment
+        if text is None or text == DEFAULT_HEADER:
+            return super()._get_header_comment()
+        return text
+
+    header_comment = property(_get_header_comment, Catalog._set_header_comment)
+
+    def _get_mime_headers(self) -> list[tuple[str, str]]:
+        headers = []
+        for name, value in super()._get_mime_headers():
+            if name == "Generated-By":
+                continue
+            if name == "POT-Creation-Date":
+                if self.creation_date_text is None:
+                    continue
+                value = self.creation_date_text
+            if name == "PO-Revision-Date" and self.locale_identifier is None:
+                continue  # a template has no revision
+            if name == "Last-Translator" and self.locale_identifier is None:
+                continue
+            headers.append((name, value))
+        headers += self.extra_headers
+        name, value = headers[-1]
+        headers[-1] = (name, value.rstrip("\n") + "\n")
+        return headers
+
+    def _set_mime_headers(self, headers: Iterable[tuple[str, str]]) -> None:
+        headers = [(str(k), str(v).strip()) for k, v in headers]
+        super()._set_mime_headers(headers)
+        self.extra_headers = [(k, v) for k, v in headers if k.lower() not in _BABEL_FIELDS]
+        for name, value in headers:
+            if name.lower() == "pot-creation-date" and value:
+                self.creation_date_text = value
+            elif name.lower() == "plural-forms":
+                self.plural_forms_text = value
+
+    mime_headers = property(_get_mime_headers, _set_mime_headers)
+
+
+HEADER_COMMENT = {
+    None: "# {title} {domain}: template generated by errorbook from {source}; do not edit.\n"
+    "# Translations live in <lang>/LC_MESSAGES/{domain}.po.",
+    "po": "# {title} {domain} in {language}.\n"
+    "# Translate the msgstr lines; errorbook merges changes from {source}.",
+}
+#: Words of the header comments above, one of which every catalog errorbook starts carries:
+#: with the manifest, how errorbook tells its own catalogs from another tool's.
+MARKS = ("template generated by errorbook", "errorbook merges changes from")
+
+
+def new_catalog(
+    registry: Registry, domain: str, locale: str | None, name: str | None = None
+) -> StableCatalog:
+    """An empty catalog with errorbook's header; a locale's plural rule from errorbook's table.
+    ``name`` is the domain's file name (``domain``, the role, unless configured)."""
+    meta = registry.meta
+    name = name or domain
+    catalog = StableCatalog(
+        locale=locale,
+        domain=name,
+        project=meta.title,
+        version=meta.version,
+        fuzzy=False,
+        header_comment="#",
+    )
+    kind = None if locale is None else "po"
+    language = locale or ""
+    catalog.header_comment = HEADER_COMMENT[kind].format(
+        title=meta.title, domain=name, source=one_line(registry.path), language=language
+    )
+    if locale is not None:
+        rule = plurals.lookup(locale)
+        if rule is not None:
+            catalog.mime_headers = [("Plural-Forms", rule.header)]
+    return catalog
+
+
+def message(
+    msgid: str | tuple[str, ...] | list[str],
+    string: str | tuple[str, ...] | list[str] | None,
+    *,
+    flags: Iterable[str] = (),
+    auto_comments: Iterable[str] = (),
+    user_comments: Iterable[str] = (),
+    previous_id: Iterable[str] = (),
+    context: str | None = None,
+) -> Message:
+    """A Babel :class:`Message` as ``Message(...)`` makes it, with exactly the given flags.
+
+    ``Message.__init__`` scans the text of every message for printf- and brace-format
+    placeholders to set flags that errorbook replaces anyway (they come from the registry);
+    on catalogs of ten thousands of long entries that scan was the largest single cost of a
+    run. This sets the same attributes without it (a test compares the two)."""
+    made = Message.__new__(Message)
+    made.id = msgid
+    made.string = ("", "") if not string and isinstance(msgid, (list, tuple)) else string
+    made.locations = []
+    made.flags = set(flags)
+    made.auto_comments = _collapsed(auto_comments)
+    made.user_comments = _collapsed(user_comments)
+    made.previous_id = list(previous_id)
+    made.lineno = None
+    made.context = context
+    return made
+
+
+def _collapsed(comments: Iterable[str]) -> list[str]:
+    """Consecutive repeats made one, as ``Message.__init__`` does."""
+    found = list(comments)
+    if len(found) < 2:
+        return found
+    return [comment for comment, _ in groupby(found)]
+
+
+def to_message(entry: Entry, string: str | tuple[str, ...] = "") -> Message:
+    msgid: str | tuple[str, str] = (
+        entry.msgid if entry.plural is None else (entry.msgid, entry.plural)
+    )
+    return message(
+        msgid,
+        string,
+        flags=("python-brace-format",) if entry.brace_format else (),
+        auto_comments=entry.comments,
+        context=entry.context,
+    )
+
+
+def template(registry: Registry, domain: str, name: str | None = None) -> StableCatalog:
+    """The POT catalog of one domain (``name``: its file name, see :func:`new_catalog`)."""
+    catalog = new_catalog(registry, domain, None, name)
+    for entry in entries(registry, domain):
+        made = to_message(entry)
+        catalog[made.id] = made
+    return catalog
+
+
+@dataclass(frozen=True)
+class _Old:
+    message: Message
+    obsolete: bool
+
+
+def _ids(message: Message) -> tuple[str, ...]:
+    return tuple(message.id) if isinstance(message.id, (list, tuple)) else (message.id,)
+
+
+def _strings(message: Message) -> tuple[str, ...]:
+    s = message.string
+    return tuple(s) if isinstance(s, (list, tuple)) else (s or "",)
+
+
+def _translated(message: Message) -> bool:
+    return any(_strings(message))
+
+
+def _fit(strings: tuple[str, ...], plural: bool, forms: int) -> str | tuple[str, ...]:
+    """Old translations in the shape of the new entry: plural forms padded or cut."""
+    if not plural:
+        return strings[0] if len(strings) == 1 else strings[-1]
+    if len(strings) == 1:
+        return tuple([strings[0]] * forms)
+    return tuple((list(strings) + [""] * forms)[:forms])
+
+
+def merge(
+    registry: Registry,
+    domain: str,
+    locale: str,
+    existing: StableCatalog | None,
+    *,
+    name: str | None = None,
+) -> StableCatalog:
+    """The locale's catalog for the current registry, keeping every translation.
+
+    - same context and source text: kept as it is (fuzzy stays fuzzy);
+    - same context, new source text: kept, marked fuzzy, with the old text as previous msgid;
+    - an obsolete entry whose context returns: its translation comes back (fuzzy if the text
+      changed meanwhile);
+    - a new context whose source text equals that of a removed entry (a renamed code): the
+      translation is offered as fuzzy;
+    - an entry whose context is gone: kept as obsolete (#~) when it holds a translation;
+    - another tool's entry (no msgctxt, or one errorbook never writes, see
+      :func:`entries.owns`), active or obsolete: kept as it is, after errorbook's own.
+
+    Translator comments move with their entry, line for line.
+    """
+    merged = new_catalog(registry, domain, locale, name)
+    if existing is not None:
+        merged.header_comment = existing.header_comment
+        merged.mime_headers = [
+            (k, v) for k, v in existing.mime_headers if k.lower() != "plural-forms"
+        ]
+        merged.extra_headers = list(existing.extra_headers)
+        merged.trailing = list(existing.trailing)
+        merged.creation_date_text = existing.creation_date_text
+        merged.revision_date = existing.revision_date
+        merged.last_translator = existing.last_translator
+        merged.language_team = existing.language_team
+    old: dict[str, _Old] = {}
+    by_text: dict[tuple[str, ...], Message] = {}
+    if existing is not None:
+        for message in existing.obsolete.values():
+            if message.context and owns(domain, message.context):
+                old.setdefault(message.context, _Old(message, True))
+        for message in existing:
+            if message.id and message.context and owns(domain, message.context):
+                old[message.context] = _Old(message, False)
+    new_entries = entries(registry, domain)
+    used = {entry.context for entry in new_entries}
+    for item in old.values():
+        if item.message.context not in used and _translated(item.message):
+            by_text.setdefault(_ids(item.message), item.message)
+    forms = merged.num_plurals
+    reshaped: list[Message] = []
+    for entry in new_entries:
+        message = to_message(entry)
+        previous = old.get(entry.context)
+        source = _ids(message)
+        if previous is not None and _translated(previous.message):
+            prior = previous.message
+            message.string = _fit(_strings(prior), entry.plural is not None, forms)
+            message.user_comments = list(prior.user_comments)
+            if _ids(prior) != source:
+                message.flags.add("fuzzy")
+                message.previous_id = list(_ids(prior))
+                if len(_ids(prior)) != len(source):  # plural <-> singular: forms would be
+                    reshaped.append(prior)  # dropped, so the old entry is kept as obsolete
+            elif prior.fuzzy:
+                message.flags.add("fuzzy")
+                message.previous_id = list(prior.previous_id)
+        elif source in by_text:
+            prior = by_text.pop(source)
+            message.string = _fit(_strings(prior), entry.plural is not None, forms)
+            message.flags.add("fuzzy")
+        else:
+            if previous is not None:
+                message.user_comments = list(previous.message.user_comments)
+            message.string = tuple([""] * forms) if entry.plural is not None else ""
+        merged[message.id] = message
+    if existing is not None:
+        for message in existing:
+            if message.id and not owns(domain, message.context):
+                _keep(merged, existing, message)
+    # Every translated obsolete entry stays, unless it came back as the active entry: a
+    # translation once written is never dropped (the file keeps its history in #~).
+    if existing is not None:
+        active = {(_ids(m), m.context) for m in merged if m.id and not merged.is_foreign(m)}
+        for message in existing.obsolete.values():
+            if not owns(domain, message.context):
+                _keep(merged, existing, message, obsolete=True)
+                continue
+            key = merged._key_for(message.id, message.context)
+            if (
+                _translated(message)
+                and (_ids(message), message.context) not in active
+                and key not in merged.obsolete
+            ):
+                merged.obsolete[key] = _gone(message)
+    for prior in reshaped:
+        merged.obsolete[merged._key_for(prior.id, prior.context)] = _gone(prior, fuzzy=False)
+    for context, item in old.items():
+        if context not in used and _translated(item.message):
+            prior = item.message
+            merged.obsolete[merged._key_for(prior.id, context)] = _gone(prior)
+    return merged
+
+
+def _gone(prior: Message, fuzzy: bool = True) -> Message:
+    """An obsolete entry keeping a translation: its text, translator comments (every line,
+    repeated or empty ones too) and, unless ``fuzzy`` is False, its fuzzy flag."""
+    made = message(
+        prior.id,
+        prior.string,
+        flags=("fuzzy",) if fuzzy and prior.fuzzy else (),
+        context=prior.context,
+    )
+    made.user_comments = list(prior.user_comments)
+    return made
+
+
+def _keep(
+    merged: StableCatalog, existing: StableCatalog, prior: Message, obsolete: bool = False
+) -> None:
+    """Put another tool's entry into ``merged`` as it is, with its text as read (if any)."""
+    kept = copy.copy(prior)
+    kept.flags = set(prior.flags)
+    kept.user_comments = list(prior.user_comments)
+    kept.auto_comments = list(prior.auto_comments)
+    kept.locations = list(prior.locations)
+    kept.previous_id = list(prior.previous_id)
+    if obsolete:
+        merged.obsolete[merged._key_for(kept.id, kept.context)] = kept
+    else:
+        merged[kept.id] = kept
+    merged.foreign[merged.place(kept, obsolete)] = existing.foreign.get(
+        existing.place(prior, obsolete)
+    )
+
+
+def usable(message: Message, count: str | None = None) -> bool:
+    """A translation that may be shown: complete, not fuzzy, and its placeholders exactly the
+    source's (the rule ``errorbook check`` enforces, so nothing it refuses is ever shipped)."""
+    strings = _strings(message)
+    if not message.id or message.fuzzy or not all(strings):
+        return False
+    if placeholders.text_problems(_ids(message)[0], strings):
+        return False
+    return not placeholders.translation_problems(_ids(message), strings, count)
+
+
+def compile_mo(catalog: StableCatalog, counts: Mapping[str, str | None]) -> bytes:
+    """MO bytes holding only usable translations; the rest fall back to the source text.
+    ``counts`` maps each code to its count placeholder; an entry of no code (another tool's)
+    is not errorbook's to compile."""
+    clean = StableCatalog(locale=catalog.locale_identifier, domain=catalog.domain, fuzzy=False)
+    clean.mime_headers = catalog.mime_headers
+    for message in catalog:
+        code = message.context or ""
+        if message.id and code in counts and usable(message, counts[code]):
+            clean[message.id] = message
+    buffer = io.BytesIO()
+    write_mo(buffer, clean, use_fuzzy=False)
+    return buffer.getvalue()

@@ -1,0 +1,182 @@
+"""What a registry gives translators: one entry per translatable text, in registry order.
+
+Two domains: ``messages`` is the UI copy a person reads (one entry per code, keyed by the code
+as msgctxt), ``docs`` is the reference prose of the docs site (keyed by the code or item and
+the field, such as ``PERMISSION_DENIED.meaning``). The catalog emitter and the Babel extractor
+both read these entries, so the POT files and ``pybabel extract`` agree.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ..registry import placeholders
+from ..registry.model import RECOVERY_KINDS, Code, Registry
+
+#: The two kinds of catalogs, by role. Their file names are configurable (Config.domains);
+#: these role names are how the rest of errorbook tells them apart.
+DOMAINS = ("messages", "docs")
+
+_CODE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"  # what validate.CODE_NAME allows
+_ID = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # what reader.IDENTIFIER allows
+#: Every msgctxt errorbook writes, by domain (a test holds every entry of two registries to
+#: them). A context of any other shape belongs to another tool sharing the catalog.
+_CONTEXTS = {
+    "messages": re.compile(_CODE + r"\Z"),
+    "docs": re.compile(
+        r"(?:registry\.description"
+        rf"|layer\.{_ID}\.(?:title|proves|description)"
+        rf"|limit\.{_ID}\.(?:title|bounds)"
+        rf"|adapter\.{_ID}\.(?:title|description|protocol|action)"
+        rf"|recovery\.{_ID}"
+        rf"|{_CODE}\.(?:meaning|rationale|shape_reason)"
+        rf"|{_CODE}\.(?:recovery|avoid)\.[1-9][0-9]*"
+        rf"|{_CODE}\.placeholder\.[A-Za-z_][A-Za-z0-9_]*)\Z"
+    ),
+}
+
+
+@functools.lru_cache(maxsize=1 << 16)  # asked for every entry of every catalog read
+def owns(domain: str, context: str | None) -> bool:
+    """True when an entry with this msgctxt is errorbook's in a catalog of ``domain``.
+
+    Another tool (pybabel, a hand-kept catalog) may share a PO file with errorbook; its
+    entries have no msgctxt or one of another shape, and errorbook must leave them as they
+    are. An entry of errorbook's shape whose code left the registry is still errorbook's."""
+    pattern = _CONTEXTS.get(domain)
+    return context is not None and pattern is not None and pattern.match(context) is not None
+
+
+@dataclass(frozen=True)
+class Entry:
+    context: str
+    msgid: str
+    plural: str | None = None
+    comments: tuple[str, ...] = ()
+    brace_format: bool = False  # a UI message with placeholders: python-brace-format
+    code: str | None = None  # the code the text belongs to, where it belongs to one
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        if not self.brace_format:
+            return ()
+        names = list(placeholders.parse(self.msgid).names)
+        if self.plural is not None:
+            names += [n for n in placeholders.parse(self.plural).names if n not in names]
+        return tuple(names)
+
+
+def _example(value: str | int) -> str:
+    return str(value)
+
+
+def message_entry(registry: Registry, code: Code) -> Entry:
+    layer = registry.layer(code.layer)
+    comments = [
+        f"Layer: {layer.title} ({layer.actor.value} must act). "
+        f"Shown to a person when {registry.meta.title} reports {code.name}.",
+    ]
+    for p in code.placeholders:
+        comments.append(f"{{{p.name}}}: {p.description} Example: {_example(p.example)}")
+    if code.message.count is not None:
+        comments.append(f"The plural form is chosen by {{{code.message.count}}}.")
+    comments.append("Keep every {placeholder} exactly as written; do not translate its name.")
+    return Entry(
+        context=code.name,
+        msgid=code.message.text,
+        plural=code.message.plural,
+        comments=tuple(comments) if code.placeholders else (comments[0],),
+        brace_format=bool(code.placeholders),
+        code=code.name,
+    )
+
+
+def _prose(context: str, text: str, comment: str, code: str | None = None) -> Entry:
+    return Entry(
+        context, text, comments=(comment, "Reference prose; plain text, no markup."), code=code
+    )
+
+
+def docs_entries(registry: Registry) -> list[Entry]:
+    meta = registry.meta
+    found = [
+        _prose(
+            "registry.description",
+            meta.description,
+            f"What {meta.title} is; the opening of the reference site's home page.",
+        )
+    ]
+    for layer in registry.layers:
+        where = f"layer {layer.id}"
+        found += [
+            _prose(f"layer.{layer.id}.title", layer.title, f"Name of the {where}."),
+            _prose(
+                f"layer.{layer.id}.proves", layer.proves, f"What a failure in the {where} proves."
+            ),
+            _prose(
+                f"layer.{layer.id}.description", layer.description, f"Description of the {where}."
+            ),
+        ]
+    for code in registry.codes:
+        name = code.name
+        found.append(_prose(f"{name}.meaning", code.meaning, f"What {name} means.", name))
+        if code.rationale:
+            found.append(
+                _prose(
+                    f"{name}.rationale",
+                    code.rationale,
+                    f"Why the registry has the code {name}.",
+                    name,
+                )
+            )
+        if code.shape_reason:
+            found.append(
+                _prose(
+                    f"{name}.shape_reason",
+                    code.shape_reason,
+                    f"Why {name} travels in another shape than its layer's.",
+                    name,
+                )
+            )
+        for n, step in enumerate(code.recovery.steps, 1):
+            found.append(
+                _prose(f"{name}.recovery.{n}", step, f"Recovery step {n} for {name}.", name)
+            )
+        for n, item in enumerate(code.recovery.avoid, 1):
+            found.append(
+                _prose(f"{name}.avoid.{n}", item, f"Something not to do after {name}.", name)
+            )
+        for p in code.placeholders:
+            found.append(
+                _prose(
+                    f"{name}.placeholder.{p.name}",
+                    p.description,
+                    f"Description of the placeholder {{{p.name}}} of {name}.",
+                    name,
+                )
+            )
+    for limit in registry.limits:
+        found += [
+            _prose(f"limit.{limit.id}.title", limit.title, f"Name of the limit {limit.id}."),
+            _prose(f"limit.{limit.id}.bounds", limit.bounds, f"What the limit {limit.id} bounds."),
+        ]
+    for adapter in registry.adapters:
+        for field in ("title", "description", "protocol", "action"):
+            found.append(
+                _prose(
+                    f"adapter.{adapter.id}.{field}",
+                    getattr(adapter, field),
+                    f"The {field} of the transport {adapter.id}.",
+                )
+            )
+    for kind, sentence in RECOVERY_KINDS.items():
+        found.append(_prose(f"recovery.{kind}", sentence, f"The recovery kind {kind}."))
+    return found
+
+
+def entries(registry: Registry, domain: str) -> list[Entry]:
+    if domain == "messages":
+        return [message_entry(registry, code) for code in registry.codes]
+    return docs_entries(registry)

@@ -1,0 +1,667 @@
+"""Reading and writing PO files: Babel's reader and writer, made strict and stable.
+
+- Reading is strict: a malformed line is a diagnostic with file and line, not a warning
+  printed and skipped. Duplicate entries, active or obsolete, are reported (Babel keeps the
+  last one silently). ``#|`` previous-msgid lines, which Babel reads as translator comments,
+  are turned back into the message's previous id.
+- Writing uses one policy: no wrapping, no source references, previous msgids kept, one
+  newline at the end, so a file that went through ``msgmerge --no-wrap`` or Weblate with
+  wrapping off comes back unchanged.
+- A translator's comment lines (repeated, empty, without a space after ``#``) and the
+  header comment are data: they are read and written back byte for byte, and so is every
+  entry of another tool that shares the file (see :func:`entries.owns`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import re
+import secrets
+from collections.abc import Iterator
+
+from babel.messages import pofile as babel_pofile
+from babel.messages.catalog import Message
+from babel.messages.pofile import PoFileError, PoFileParser, denormalize, write_po
+from babel.util import TextWrapper
+
+from ..diagnostics import Diagnostics, Mark
+from . import plurals
+from .catalog import StableCatalog
+from .entries import owns
+
+_PREVIOUS = re.compile(r'\|\s*(msgctxt|msgid|msgid_plural)?\s*(".*")\s*\Z')
+_KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t\"])")
+_ESCAPES = set('\\"ntr')  # what Babel's reader decodes; \a, \x41, \101 it would keep as is
+
+
+#: Characters other than LF that str.splitlines() breaks lines at. Babel's writer splits the
+#: header comment and wraps comments with it, so a comment holding one would be written back
+#: with a line break that was not there, and the file could no longer be read; GNU msgfmt
+#: reads them as ordinary characters. (CR is refused on its own, as a line ending.)
+_LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _breaks_in_comments(text: str, path: str) -> Diagnostics:
+    """Each comment Babel would write back broken that holds a character of ``_LINE_BREAKS``:
+    a comment above the first entry (the header's, which Babel's writer splits with
+    str.splitlines()) and a ``#|`` previous-msgid line. Other comments come back readable,
+    and in a translation the checks refuse the character as a control character and leave
+    that entry out."""
+    found = Diagnostics()
+    above_entries = True
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith(("msgctxt", "msgid")):
+            above_entries = False
+        if not (line.startswith(("#|", "#~|")) or (above_entries and line.startswith("#"))):
+            continue
+        breaking = _LINE_BREAKS.search(line)
+        if breaking is not None:
+            where = "a previous-msgid line (#|)" if "|" in line[:3] else "the header's comment"
+            found.error(
+                Mark(path, number, breaking.start() + 1),
+                f"{where} contains U+{ord(breaking.group()):04X}, which Babel would not write "
+                "back as it is, and the file could not be read again",
+                "delete the character or replace it with a space",
+            )
+    return found
+
+
+_VALID_STRING = re.compile(r'"(?:[^"\\]|\\[\\"ntr])*"\s*\Z')
+
+
+def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
+    """Check one quoted PO string starting at ``start``: (column, problem, hint) or None."""
+    if _VALID_STRING.match(line, start):
+        return None  # the common case, in C; the scan below only runs to locate a problem
+    if start >= len(line) or line[start] != '"':
+        return start + 1, "a quoted string is missing", 'write the text in double quotes: "..."'
+    i = start + 1
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            following = line[i + 1 : i + 2]
+            if following in _ESCAPES:
+                i += 2
+                continue
+            return (
+                i + 1,
+                f"unknown escape '\\{following}'",
+                'write the character itself; errorbook reads \\n \\t \\r \\" and \\\\ only',
+            )
+        if char == '"':
+            rest = line[i + 1 :].strip()
+            if rest:
+                return (
+                    i + 2,
+                    "text after the closing quote",
+                    'put it inside the quotes, and write \\" for a quote',
+                )
+            return None
+        i += 1
+    return start + 1, "the string is not closed on this line", 'end it with "'
+
+
+_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+_CHARSET = re.compile(r"charset\s*=\s*([^\s;\\\"]+)", re.I)
+_ORDER = {"msgctxt": 0, "msgid": 1, "msgid_plural": 2, "msgstr": 3}
+
+
+def _structure(keyword: str, state: dict[str, object]) -> str | None:
+    """What is wrong with ``keyword`` after the keywords of its entry so far, or None."""
+    kind = "msgstr" if keyword.startswith("msgstr") else keyword
+    seen: list[str] = state.setdefault("seen", [])  # type: ignore[assignment]
+    if kind in ("msgctxt", "msgid") and (not seen or seen[-1].startswith("msgstr")):
+        seen.clear()  # a new entry starts
+    if kind == "msgid" and seen and seen[-1] != "msgctxt":
+        return "a second msgid in one entry"
+    if kind == "msgid_plural" and (not seen or seen[-1] != "msgid"):
+        return "msgid_plural must follow msgid"
+    if kind == "msgstr":
+        if not seen or not any(k in ("msgid", "msgid_plural") for k in seen):
+            return "msgstr without msgid"
+        plural = "msgid_plural" in seen
+        forms = [k for k in seen if k.startswith("msgstr")]
+        if not plural and keyword != "msgstr":
+            return f"{keyword} in an entry without msgid_plural (write msgstr)"
+        if plural and keyword == "msgstr":
+            return "msgstr in a plural entry (write msgstr[0], msgstr[1], ...)"
+        if not plural and forms:
+            return "a second msgstr in one entry"
+        index = keyword[7:-1] if keyword.startswith("msgstr[") else ""
+        if plural and (not index.isdigit() or int(index) != len(forms)):
+            return f"{keyword} out of order (msgstr[{len(forms)}] comes next)"
+    elif kind == "msgctxt" and seen:
+        return "msgctxt must start an entry"
+    seen.append(keyword)
+    return None
+
+
+def _entry_pattern(prefix: str) -> str:
+    """One well-formed entry in the form errorbook and msgmerge write, as a pattern."""
+    string = r'"(?>[^"\\\n]|\\[\\"ntr])*+"'
+    more = rf"(?:{prefix}{string}\n)*+"
+    forms = ""
+    for index in reversed(range(6)):  # msgstr[0] .. msgstr[5], in order, at least [0]
+        forms = rf"{prefix}msgstr\[{index}\] {string}\n{more}" + (f"(?:{forms})?" if forms else "")
+    return (
+        rf"(?:{prefix}msgctxt {string}\n{more})?"
+        rf"{prefix}msgid {string}\n{more}"
+        rf"(?:{prefix}msgstr {string}\n{more}|{prefix}msgid_plural {string}\n{more}{forms})"
+    )
+
+
+#: A whole file of entries (active and obsolete), comments and blank lines, all written the
+#: way errorbook, msgmerge and Weblate write them. Nearly every file is one; only the rest
+#: needs the line-by-line lint below, which says what is wrong and where.
+_WELL_FORMED = re.compile(
+    r"(?:\n|#(?:[^~|\n][^\n]*+)?\n"
+    rf'|#\|[ ](?:(?:msgctxt|msgid_plural|msgid)[ ])?"(?>[^"\\\n]|\\[\\"ntr])*+"\n'
+    rf"|(?>{_entry_pattern('')})|(?>{_entry_pattern('#~ ')}))*+"
+)
+_HEADER = re.compile(r'^msgid ""\nmsgstr', re.M)
+
+
+def _well_formed(text: str) -> bool:
+    """True when the line-by-line lint would find nothing (a shortcut, in C)."""
+    return _WELL_FORMED.fullmatch(text) is not None and len(_HEADER.findall(text)) <= 1
+
+
+def lint(text: str, path: str) -> Diagnostics:
+    """Line-level problems Babel's reader would skip or misread; GNU msgfmt rejects them all."""
+    return Diagnostics() if _well_formed(text) else lint_lines(text, path)
+
+
+def lint_lines(text: str, path: str) -> Diagnostics:
+    """:func:`lint`, line by line: every problem, with its line and column."""
+    found = Diagnostics()
+    states: dict[bool, dict[str, object]] = {False: {}, True: {}}  # active, obsolete
+    headers = 0
+    rows = text.split("\n")
+    for number, raw in enumerate(rows, 1):
+        line = raw.rstrip()
+        body, offset = line, 0
+        previous = line.startswith("#|")  # the text an entry had before msgmerge changed it
+        if line.startswith(("#~", "#|")):
+            body = line[2:].lstrip()
+            if body.startswith("|"):  # #~| previous msgid of an obsolete entry
+                body = body[1:].lstrip()
+                previous = True
+            offset = len(line) - len(body)
+            if not body:
+                continue
+        elif not line.strip():
+            # A blank line ends an entry that has its msgstr. One that has not is kept: GNU
+            # and Babel both read on to the rest of it, and the next keyword tells.
+            states = {k: _after_blank(state) for k, state in states.items()}
+            continue
+        elif line.startswith("#"):
+            continue
+        stripped = body.lstrip()
+        offset += len(body) - len(stripped)
+        if stripped.startswith('"'):
+            problem = _string_problem(stripped, 0)
+        else:
+            match = _KEYWORD.match(stripped)
+            if match is None:
+                word = stripped.split(" ", 1)[0].split('"', 1)[0]
+                found.error(
+                    Mark(path, number, offset + 1),
+                    f"unknown keyword '{word}'",
+                    "a line starts with msgctxt, msgid, msgid_plural, msgstr, "
+                    "msgstr[N], a quoted string or #",
+                )
+                continue
+            if not previous:
+                state = states[line.startswith("#~")]
+                if state.pop("ended", False) and _starts_entry(match.group(1), state):
+                    _unfinished(state, found)  # an entry without its msgstr
+                    state.clear()
+                wrong = _structure(match.group(1), state)
+                if wrong is not None:
+                    state.setdefault("seen", []).append(match.group(1))  # type: ignore[attr-defined]
+                    found.error(
+                        Mark(path, number, offset + 1),
+                        wrong,
+                        "each entry is [msgctxt] msgid [msgid_plural] and its msgstr "
+                        "lines, in this order",
+                    )
+                    continue
+                if match.group(1) == "msgctxt":
+                    state["msgctxt"] = Mark(path, number, offset + 1)
+            next_line = rows[number] if number < len(rows) else ""
+            if (
+                match.group(1) == "msgid"
+                and stripped[match.end() :].strip() == '""'
+                and not line.startswith("#")
+                and next_line.startswith("msgstr")  # not a msgid "" that continues below
+                and states[False].get("seen") == ["msgid"]  # and no msgctxt
+            ):
+                headers += 1
+                if headers > 1:
+                    found.error(
+                        Mark(path, number, offset + 1),
+                        'a second header entry (msgid "")',
+                        "keep one header, at the top of the file",
+                    )
+            after = match.end()
+            while after < len(stripped) and stripped[after] in " \t":
+                after += 1
+            problem = _string_problem(stripped, after)
+        if problem is not None:
+            column, message, hint = problem
+            found.error(Mark(path, number, offset + column), message, hint)
+    for state in states.values():
+        _unfinished(state, found)
+    return found
+
+
+def _after_blank(state: dict[str, object]) -> dict[str, object]:
+    """What a blank line leaves of an entry's state: nothing once it has a msgstr; else the
+    entry so far, marked as interrupted, for the next keyword to continue or end."""
+    seen = state.get("seen")
+    if isinstance(seen, list) and seen and not any(k.startswith("msgstr") for k in seen):
+        return {**state, "ended": True}
+    return {}
+
+
+def _starts_entry(keyword: str, state: dict[str, object]) -> bool:
+    """True when ``keyword``, after a blank line, cannot continue the entry in ``state``."""
+    seen = state.get("seen")
+    return keyword == "msgctxt" or (keyword == "msgid" and seen != ["msgctxt"])
+
+
+def _unfinished(state: dict[str, object], found: Diagnostics) -> None:
+    """Report an entry that has a msgctxt and nothing else when the file or the next
+    msgctxt ends it: Babel drops such a msgctxt without a word, GNU msgfmt calls it a syntax
+    error. An entry that ends after its msgid is Babel's "missing msgstr", reported where it
+    is read."""
+    where = state.get("msgctxt")
+    if state.get("seen") == ["msgctxt"] and isinstance(where, Mark):
+        found.error(
+            where,
+            "msgctxt without msgid",
+            "add this entry's msgid and msgstr lines below it, or delete the line",
+        )
+
+
+class _Parser(PoFileParser):
+    """Babel's parser, remembering where each entry starts so duplicates can be named, and
+    keeping what Babel would change: translator comments as whole lines (Babel strips them,
+    merges repeats and drops empty ones), and the text of each entry of another tool (see
+    :func:`entries.owns`) in a catalog of ``domain``, to be written back as it was."""
+
+    def __init__(
+        self,
+        catalog: StableCatalog,
+        path: str,
+        found: Diagnostics,
+        domain: str | None = None,
+        locale: str | None = None,
+    ) -> None:
+        super().__init__(catalog, ignore_obsolete=False, abort_invalid=True)
+        self.stable = catalog
+        self.path = path
+        self.found = found
+        self.domain = domain
+        rule = plurals.lookup(locale) if locale else None
+        self.forms = rule.count if rule is not None else None  # errorbook's, for the locale
+        self.seen: dict[tuple[bool, str | None, str], int] = {}
+        self.lines: dict[tuple[str, str | None], int] = {}
+        self.rows: list[str] = []
+        self.row: int | None = None  # the line being read (0-based); None after the last
+        self.start: int | None = None  # the first line of the entry being read
+        self.last = -1  # the last line with text before the one being read
+
+    def feed(self, text: str) -> Iterator[str]:
+        """The lines of ``text`` for :meth:`parse`, noting which one it is reading."""
+        self.rows = text.split("\n")
+        for number, line in enumerate(io.StringIO(text)):
+            self.row = number
+            blank = not line.strip()
+            if not blank and self.start is None:
+                self.start = number
+            yield line
+            if not blank:
+                self.last = number
+        self.row = None
+
+    def _process_comment(self, line: str) -> None:
+        if line[:2] in ("#:", "#,", "#."):
+            super()._process_comment(line)
+            return
+        self._finish_current_message()
+        self.user_comments.append(self.rows[self.row] if self.row is not None else line)
+
+    def _add_message(self) -> None:
+        msgid = self.messages[0].denormalize() if self.messages else ""
+        context = self.context.denormalize() if self.context else None
+        obsolete = bool(self.obsolete)
+        comments = list(self.user_comments)
+        forms = 1 + max((index for index, _ in self.translations), default=0)
+        forms = forms if len(self.messages) > 1 else 0  # a plural entry's forms
+        self._note(msgid, context)
+        line = self.offset + 1
+        super()._add_message()
+        if self._keep(msgid, context, obsolete, comments):
+            self._fits(msgid, forms, line)
+
+    def _keep(self, msgid: str, context: str | None, obsolete: bool, comments: list[str]) -> bool:
+        """Put back what Babel changed of the entry just added: its comment lines, or the
+        header comment; and, for another tool's entry, note its text (then True)."""
+        catalog = self.stable
+        key = catalog._key_for(msgid, context)
+        first = self.start if self.start is not None else 0
+        self.start = self.row  # the line that ended this entry begins the next one
+        if not msgid and context is None and not obsolete:
+            if comments:
+                catalog.header_comment = "\n".join(comments)
+            return False
+        added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
+        if added is not None:
+            added.user_comments = comments
+        if msgid and self.domain is not None and not owns(self.domain, context):
+            catalog.foreign[(obsolete, key)] = "\n".join(self.rows[first : self.last + 1])
+            return True
+        return False
+
+    def _fits(self, msgid: str, forms: int, line: int) -> None:
+        """Report another tool's plural entry with more forms than errorbook's rule for the
+        language: errorbook writes its own Plural-Forms into the file it keeps, and the entry,
+        written back as it is, would then make the file unreadable."""
+        if self.forms is not None and forms > self.forms:
+            self.found.error(
+                Mark(self.path, line, 1),
+                f"the entry for msgid {msgid[:40]!r} is another tool's, and it has {forms} "
+                f"plural forms where errorbook's Plural-Forms for this language has "
+                f"{self.forms}",
+                f"keep {self.forms} forms, or move the entry to a catalog errorbook does not keep",
+            )
+
+    def _note(self, msgid: str, context: str | None) -> None:
+        """Report a duplicate entry, and remember the line of each entry."""
+        key = (bool(self.obsolete), context, msgid)
+        line = self.offset + 1
+        first = self.seen.get(key) or self.seen.get((not self.obsolete, context, msgid))
+        if msgid and first is not None:
+            where = "an obsolete" if self.obsolete else "an"
+            self.found.error(
+                Mark(self.path, line, 1),
+                f"{where} entry for msgctxt {context!r} msgid {msgid[:40]!r} is "
+                f"a duplicate (first at line {first})",
+                "remove one of the two entries",
+            )
+        self.seen.setdefault(key, line)
+        self.lines.setdefault((msgid, context), line)
+
+
+def _previous(message: Message) -> None:
+    """Move ``#| msgid`` lines, read as translator comments, back to previous_id."""
+    kept: list[str] = []
+    previous: dict[str, list[str]] = {}
+    current: str | None = None
+    for comment in message.user_comments:
+        match = _PREVIOUS.match(comment[1:] if comment.startswith("#") else comment)
+        if match is None:
+            kept.append(comment)
+            current = None
+            continue
+        keyword, quoted = match.groups()
+        if keyword:
+            current = keyword
+            previous[current] = [quoted]
+        elif current is not None:
+            previous[current].append(quoted)
+        else:
+            kept.append(comment)
+    if "msgid" in previous:
+        ids = [denormalize("\n".join(previous["msgid"]))]
+        if "msgid_plural" in previous:
+            ids.append(denormalize("\n".join(previous["msgid_plural"])))
+        message.previous_id = ids
+    message.user_comments = kept
+
+
+_READ_CACHE: dict[
+    tuple[bytes, str, str | None, str | None],
+    tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics],
+] = {}
+#: How much PO text the cache may hold. A parsed catalog takes several times its file's size,
+#: so this bounds the memory the cache keeps to a few dozen MiB; a long `mkdocs serve` or a
+#: fuzzing run must not grow without end.
+_READ_CACHE_LIMIT = 8 * 1024 * 1024
+_read_cache_bytes = 0
+
+
+def read(
+    data: bytes, path: str, locale: str | None = None, domain: str | None = None
+) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
+    """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems.
+
+    The same bytes are parsed once while they fit in the cache: ``mkdocs serve`` regenerates
+    on every edit, and most PO files have not changed. Callers must not change the catalog
+    they get back."""
+    global _read_cache_bytes
+    key = (hashlib.sha256(data).digest(), path, locale, domain)
+    cached = _READ_CACHE.get(key)
+    if cached is None:
+        cached = _read(data, path, locale, domain)
+        if len(data) <= _READ_CACHE_LIMIT:
+            if _read_cache_bytes + len(data) > _READ_CACHE_LIMIT:
+                _READ_CACHE.clear()
+                _read_cache_bytes = 0
+            _READ_CACHE[key] = cached
+            _read_cache_bytes += len(data)
+    return cached
+
+
+def _read(
+    data: bytes, path: str, locale: str | None, domain: str | None
+) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
+    found = Diagnostics()
+    catalog = StableCatalog(locale=locale, domain=domain, fuzzy=False)
+    if data.startswith(b"\xef\xbb\xbf"):
+        found.error(
+            Mark(path, 1, 1),
+            "the file starts with a byte-order mark",
+            "save it as UTF-8 without BOM",
+        )
+        return catalog, {}, found
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        found.error(
+            Mark(path, line, 1),
+            "the file is not valid UTF-8",
+            "save it as UTF-8 and set charset=UTF-8 in Content-Type",
+        )
+        return catalog, {}, found
+    if "\r" in text:
+        line = text[: text.index("\r")].count("\n") + 1
+        found.error(
+            Mark(path, line, 1),
+            "the file has CR line endings",
+            "save it with Unix (LF) line endings",
+        )
+        return catalog, {}, found
+    if _LINE_BREAKS.search(text) is not None:
+        found.extend(_breaks_in_comments(text, path))
+        if found.has_errors:
+            return catalog, {}, found
+    found.extend(lint(text, path))
+    head = text[: text.find("\n\n")] if "\n\n" in text else text[:4096]
+    charset = _CHARSET.search(head)
+    if charset is not None and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+        found.error(
+            Mark(path, 1, 1),
+            f"the header declares charset={charset.group(1)}",
+            "save the file as UTF-8 and declare charset=UTF-8",
+        )
+    nplurals = _NPLURALS.search(head)
+    forms = plurals.count(nplurals.group(1)) if nplurals is not None else 1
+    if nplurals is not None and (forms is None or not 1 <= forms <= 6):
+        digits = nplurals.group(1)
+        shown = digits if len(digits) <= 12 else f"{digits[:6]}... ({len(digits)} digits)"
+        found.error(
+            Mark(path, 1, 1),
+            f"nplurals={shown} is not a number of plural forms a language has",
+            "use errorbook's Plural-Forms for this language (1 to 6 forms)",
+        )
+    if found.has_errors:
+        return catalog, {}, found
+    parser = _Parser(catalog, path, found, domain, locale)
+    try:
+        parser.parse(parser.feed(text))
+        catalog.trailing = list(parser.user_comments)  # comment lines after the last entry
+    except PoFileError as exc:
+        problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
+        if "num_plurals" in problem:
+            found.error(
+                Mark(path, exc.lineno + 1, 1),
+                "this entry has more plural forms than the Plural-Forms header allows",
+                "check nplurals in the header, or remove the extra msgstr[N] lines",
+            )
+        else:
+            found.error(
+                Mark(path, exc.lineno + 1, 1),
+                f"malformed PO file: {problem}",
+                "fix this line; msgfmt --check shows the same problem",
+            )
+    except (ValueError, IndexError, TypeError) as exc:
+        found.error(
+            Mark(path, parser.offset + 1, 1),
+            f"malformed PO file: {exc}",
+            "fix the entry at this line",
+        )
+    for message in catalog:
+        _previous(message)
+    for message in catalog.obsolete.values():
+        _previous(message)
+    return catalog, parser.lines, found
+
+
+#: "No wrapping". Babel wraps comments at 76 columns whenever width is not positive, and
+#: that splits a #| previous msgid in the middle of its string, which no reader accepts.
+NO_WRAP = 10**9
+
+
+class _OneLineWrapper(TextWrapper):
+    """Babel's comment wrapper, without the work when the answer is the text itself.
+
+    ``write_po`` passes every comment through ``TextWrapper.wrap``, even at errorbook's
+    width of a billion columns; for a comment that fits, holds no whitespace TextWrapper
+    would replace and has none at either end, the answer is always ``[text]``, and
+    computing it was a fifth of the time of writing a catalog. Everything else takes
+    TextWrapper's own way (a test compares the two)."""
+
+    def wrap(self, text: str) -> list[str]:
+        if (
+            text
+            and len(text) <= self.width
+            and text == text.strip()
+            and not _REPLACED_WHITESPACE.search(text)
+        ):
+            return [text]
+        return super().wrap(text)
+
+
+_REPLACED_WHITESPACE = re.compile(r"[\t\n\x0b\x0c\r]")
+
+
+def write(catalog: StableCatalog) -> bytes:
+    """The PO (or POT) text of a catalog under errorbook's one wrapping policy.
+
+    What was read as it is (comment lines, another tool's entries, see :class:`_Held`) is
+    written as it was: Babel's writer would strip, rewrap or drop it."""
+    held = _Held()
+    buffer = io.BytesIO()
+    setattr(babel_pofile, "TextWrapper", _OneLineWrapper)  # noqa: B010 (not exported)
+    try:
+        with held.standing_in(catalog):
+            write_po(
+                buffer,
+                catalog,
+                width=NO_WRAP,
+                no_location=True,
+                include_previous=True,
+                include_lineno=False,
+            )
+    finally:
+        setattr(babel_pofile, "TextWrapper", TextWrapper)  # noqa: B010
+    text = held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
+    if catalog.trailing:
+        text += b"\n" + "\n".join(catalog.trailing).encode("utf-8") + b"\n"
+    return text
+
+
+#: What Babel wrote for a held line (``\x00`` at the end) or for the first line of a held
+#: entry (``\x01``: the entry's other lines follow, up to the blank line that ends it). The
+#: search starts at a NUL, which is rare in a PO file, so it skips the rest quickly.
+_STAND_IN = re.compile(rb"\x00([0-9a-f]{32}):([0-9]+)([\x00\x01])\n")
+
+
+class _Held:
+    """Text written exactly as it was read, past Babel's writer.
+
+    Each held text is replaced, for the time of writing, by a comment Babel writes as it is:
+    a NUL, a random key of this write, its number, and a NUL (a line) or a SOH (a whole
+    entry). Nothing a file holds can pass for one, as nobody can know the key."""
+
+    def __init__(self) -> None:
+        self.texts: list[bytes] = []
+        self.key = secrets.token_hex(16)
+
+    def hold(self, text: str, whole: bool = False) -> str:
+        self.texts.append(text.encode("utf-8"))
+        return f"\x00{self.key}:{len(self.texts) - 1}" + ("\x01" if whole else "\x00")
+
+    @contextlib.contextmanager
+    def standing_in(self, catalog: StableCatalog) -> Iterator[None]:
+        """Stand-ins in ``catalog`` while the block runs; the catalog is put back after."""
+        header = catalog._header_comment
+        changed: list[tuple[Message, list[str]]] = []
+        try:
+            lines = catalog.header_comment.split("\n")
+            catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
+            for obsolete, messages in ((False, catalog), (True, catalog.obsolete.values())):
+                for message in messages:
+                    raw = (
+                        catalog.foreign.get(catalog.place(message, obsolete))
+                        if catalog.foreign
+                        else None
+                    )
+                    if message.id and (raw is not None or message.user_comments):
+                        changed.append((message, message.user_comments))
+                        message.user_comments = self._stand_ins(message.user_comments, raw)
+            yield
+        finally:
+            catalog.header_comment = header
+            for message, comments in changed:
+                message.user_comments = comments
+
+    def _stand_ins(self, comments: list[str], raw: str | None) -> list[str]:
+        """One stand-in for a whole entry, or one per comment line read as it is (a comment
+        that is no whole line, from a catalog not read by :func:`read`, is Babel's to write)."""
+        if raw is not None:
+            return [self.hold(raw, whole=True)]
+        return [self.hold(line) if line.startswith("#") else line for line in comments]
+
+    def put_back(self, data: bytes) -> bytes:
+        """``data`` with each stand-in's line (or entry) replaced by the text it holds."""
+        parts: list[bytes] = []
+        done = 0
+        key = self.key.encode("ascii")
+        for found in _STAND_IN.finditer(data):
+            if found.group(1) != key:
+                continue
+            start = data.rfind(b"\n", 0, found.start()) + 1  # the stand-in's line
+            end = found.end()
+            if found.group(3) == b"\x01":  # the entry goes on to the next blank line
+                blank = data.find(b"\n\n", end - 1)
+                end = len(data) if blank < 0 else blank + 1
+            parts += [data[done:start], self.texts[int(found.group(2))], b"\n"]
+            done = end
+        parts.append(data[done:])
+        return b"".join(parts)

@@ -1,0 +1,123 @@
+"""The Jinja2 environment every emitter renders with.
+
+Templates are looked up first in the user's override folder (``templates`` in
+``[tool.errorbook]``), then in the templates shipped with errorbook, so a project can replace
+one output's template without copying the rest. The filters here are the only way registry
+text enters generated source: each one escapes for the language it lands in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from ..names import HEADER, SHIPPED_TEMPLATES
+
+__all__ = ["HEADER", "SHIPPED_TEMPLATES", "environment", "render"]
+
+
+def py_literal(value: object) -> str:
+    """A Python literal for a str, int, bool or None: text from the registry stays data."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(py_literal(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def members(names: object, enum: str) -> str:
+    """A tuple expression of enum members, such as ``(ErrorCode.A, ErrorCode.B)``."""
+    items = [f"{enum}.{name}" for name in names]  # type: ignore[attr-defined]
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def json_literal(value: object) -> str:
+    """A JSON (and JavaScript/TypeScript) literal: registry text stays a string."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def json_pretty(value: object) -> str:
+    """A whole JSON document, keys in the order the emitter built them."""
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, written the way people write MkDocs configurations: lists
+    indented under their key, text of several lines as a block, never an alias."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+#: Strings written without quotes: bare words and paths (keys, file and folder names,
+#: language tags, one-word titles); the dumper still quotes those YAML would read as
+#: something else ("yes", "1.0", "null"). Anything else is quoted.
+_PLAIN = re.compile(r"[A-Za-z0-9_./-]+\Z")
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    """Text of several lines as a block; names plain; any other text (a title, a URL) in
+    quotes. Double quotes can hold every character, but PyYAML writes those above U+FFFF
+    (emoji, rare CJK) there as escapes: text with them takes single quotes, where they stay
+    readable (PyYAML still picks double quotes when single ones cannot hold the text)."""
+    if "\n" in value:
+        style: str | None = "|"
+    elif _PLAIN.match(value):
+        style = None
+    else:
+        style = "'" if any(ord(char) > 0xFFFF for char in value) else '"'
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _text)
+
+
+def yaml_document(value: object) -> str:
+    """A YAML document of ``value``, keys in the order the template built them. Every string
+    is quoted as YAML needs (": ", "#", "yes", control characters), so text in it can never
+    become structure. No final line end: the template's own ends the line."""
+    text = yaml.dump(
+        value,
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=1 << 30,  # never fold a long title over two lines
+    )
+    return text.rstrip("\n")
+
+
+def environment(overrides: Path | None = None) -> jinja2.Environment:
+    """A strict environment: an undefined name in a template is an error, not empty text."""
+    search = [str(overrides)] if overrides is not None and overrides.is_dir() else []
+    search.append(str(SHIPPED_TEMPLATES))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(search),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["py"] = py_literal
+    env.filters["json"] = json_literal
+    env.filters["members"] = members
+    env.filters["json_pretty"] = json_pretty
+    env.filters["yaml"] = yaml_document
+    env.filters["upper_snake"] = lambda text: str(text).upper()
+    return env
+
+
+def render(env: jinja2.Environment, template: str, **context: object) -> bytes:
+    """Render one template to UTF-8 bytes with Unix newlines."""
+    text = env.get_template(template).render(**context)
+    return text.encode("utf-8")

@@ -1,0 +1,1 @@
+"""The documentation site's pages, rendered from the registry."""

@@ -1,0 +1,650 @@
+"""The "Error codes and diagnostics" site: Markdown pages and MkDocs configuration per language.
+
+One MkDocs build per published language (English, and every locale whose docs catalog has any
+translated prose), so that each language gets a search index of its own. Every page is plain
+Markdown rendered from ``templates/site``; registry and translation text passes through
+:mod:`generator.emit.site.markdown`, and prose with no translation yet appears in the source
+language, marked as such.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import jinja2
+from babel import Locale
+from babel.messages.catalog import Catalog
+
+from ...catalogs import pofile
+from ...catalogs.catalog import usable
+from ...catalogs.checks import Counts
+from ...catalogs.entries import entries
+from ...diagnostics import Diagnostics, InvalidInput, Mark
+from ...digest import digest
+from ...names import header as header_line
+from ...registry import placeholders, schema
+from ...registry.model import RECOVERY_KINDS, Code, Registry, Shape
+from ...registry.validate import semver
+from .. import Files
+from ..render import render
+from . import markdown
+
+#: The pages errorbook writes in every language, each with what it is (for diagnostics).
+PAGES = {
+    "index": "the home page",
+    "overview": "the page of failure layers",
+    "shapes": "the page of result shapes",
+    "codes/index": "the table of all codes",
+    "limits": "the page of limits",
+    "adapters": "the page of transports",
+    "recovery": "the page of recovery by state",
+    "changelog": "the changelog",
+    "schema": "the page of the codes.yaml schema",
+    "translators": "the translators' guide",
+    "progress": "the page of translation progress",
+}
+ASSETS = ("errorbook.js", "errorbook.css")
+
+
+@dataclass(frozen=True)
+class Source:
+    """What made one file of the site, so that a clash can name both makers. ``mark`` and
+    ``fix`` say where and how the author resolves it; errorbook's own files have neither."""
+
+    what: str
+    mark: Mark | None = None
+    fix: str = ""
+
+
+def served_at(path: str) -> str:
+    """Where MkDocs serves a file, with directory URLs: ``x.md`` as ``x/``, ``index.md`` and
+    ``README.md`` as their folder; any other file as itself. Two files served at one place
+    are a clash even when their names differ."""
+    posix = PurePosixPath(path)
+    if posix.suffix != ".md":
+        return path
+    folder = posix.parent if posix.stem in ("index", "README") else posix.with_suffix("")
+    return folder.as_posix() + "/"
+
+
+def _places(path: str) -> tuple[str, str]:
+    """The file and the address ``path`` takes (an address ends in '/', a file never does),
+    as a case-insensitive disk sees them: on macOS and Windows ``Index.md`` replaces
+    ``index.md``, so the two clash on every system."""
+
+    def folded(place: str) -> str:
+        return unicodedata.normalize("NFC", place).casefold()
+
+    return folded(path), folded(served_at(path))
+
+
+@dataclass
+class SiteFiles:
+    """The site's files as they are made, each with its :class:`Source`.
+
+    A plain dict keeps whichever file came last; here a second file at a place already
+    taken is kept out and becomes a diagnostic naming both, reported once for all
+    languages. :meth:`result` raises :class:`InvalidInput` if there was any."""
+
+    docs: str  # <site>/docs, where each language's pages are
+    files: dict[str, bytes] = field(default_factory=dict)
+    found: Diagnostics = field(default_factory=Diagnostics)
+    owners: dict[str, tuple[str, Source]] = field(default_factory=dict)
+    reported: set[tuple[str, str]] = field(default_factory=set)
+
+    def add(self, path: str, data: bytes, source: Source) -> None:
+        places = _places(path)
+        known = next((self.owners[p] for p in places if p in self.owners), None)
+        if known is not None:
+            self._clash(known, path, source)
+            return
+        for place in places:
+            self.owners[place] = (path, source)
+        self.files[path] = data
+
+    def _clash(self, known: tuple[str, Source], path: str, source: Source) -> None:
+        first_path, first = known
+        if (first.what, source.what) in self.reported:
+            return  # the same clash in another language
+        self.reported.add((first.what, source.what))
+        author = source if source.mark is not None else first
+        if first_path == path:
+            message = f"{path} is both {source.what} and {first.what}"
+        elif first_path.casefold() == path.casefold():
+            message = (
+                f"{path} ({source.what}) and {first_path} ({first.what}) differ only in "
+                "case, so they are one file on macOS and Windows"
+            )
+        else:
+            message = (
+                f"{path} ({source.what}) and {first_path} ({first.what}) would be one page "
+                f"of the site: MkDocs serves both at {self.address(path)}"
+            )
+        self.found.error(author.mark or Mark(path, 1, 1), message, author.fix)
+
+    def address(self, path: str) -> str:
+        """Where the site shows a page, as a reader sees it: ``en/codes/`` for a page
+        ``<site>/docs/en/codes.md``."""
+        return PurePosixPath(served_at(path)).relative_to(self.docs).as_posix() + "/"
+
+    def result(self) -> dict[str, bytes]:
+        if self.found.has_errors:
+            raise InvalidInput(self.found)
+        return self.files
+
+
+def _hand_written(site_dir: str, name: str) -> Source:
+    """A hand-written page as a source: the file the author renames to resolve a clash."""
+    shown = (PurePosixPath(site_dir) / "pages" / f"{name}.md").as_posix()
+    return Source(
+        f"the hand-written page {shown}",
+        Mark(shown, 1, 1),
+        f"rename {shown}",
+    )
+
+
+def _code_source(code: Code) -> Source:
+    return Source(
+        f"the page of code {code.name} ({code.mark})",
+        code.mark,
+        "rename the code",
+    )
+
+
+class Raw(str):
+    """Markdown that a template built itself (a link, a code span): inserted as it is."""
+
+
+@dataclass
+class Text:
+    """A piece of prose in a page's language, or in the source language where untranslated."""
+
+    value: str
+    translated: bool = True
+
+
+@dataclass
+class Page:
+    """What a page's templates may ask for; records whether any prose fell back."""
+
+    registry: Registry
+    lang: str
+    source: str
+    prose: Mapping[str, str]
+    ui: Mapping[str, tuple[str, ...]]
+    fallback: list[str] = field(default_factory=list)
+    plain: Callable[..., str] = str  # errorbook's own text as plain text (set per language)
+
+    def text(self, context: str, source: str) -> Text:
+        found = self.prose.get(context)
+        return Text(found, True) if found else Text(source, self.lang == self.source)
+
+    def md(self, value: Text | str) -> str:
+        """Inline Markdown for prose, with untranslated prose marked in the page's language."""
+        if isinstance(value, Raw):
+            return str(value)
+        if isinstance(value, str):
+            return markdown.inline(value)
+        if value.translated:
+            return markdown.inline(value.value)
+        self.fallback.append(value.value)
+        return (
+            f'<span class="eb-untranslated" lang="{self.source}">'
+            f"{markdown.inline(value.value)}</span>"
+        )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])")  # CJK full stops
+
+
+def first_sentence(value: Text) -> Text:
+    """The first sentence, for one-line summaries in tables (any script)."""
+    parts = _SENTENCE_END.split(value.value.strip(), maxsplit=1)
+    return Text(parts[0], value.translated)
+
+
+def _translations(
+    catalog: Catalog | None, counts: Mapping[str, str | None] | None = None
+) -> dict[str, str]:
+    """Usable translations of a catalog, by msgctxt (docs) or by msgid (site chrome). With
+    ``counts`` (UI messages), only those that pass the placeholder rule."""
+    found: dict[str, str] = {}
+    if catalog is None:
+        return found
+    for message in catalog:
+        if not message.id or message.fuzzy or not message.string:
+            continue
+        if counts is not None:  # UI copy: the whole rule of `check`, placeholders included
+            if not usable(message, counts.get(message.context or "")):
+                continue
+        else:  # prose: what check refuses as text (odd edges, control characters)
+            strings = (
+                tuple(message.string)
+                if isinstance(message.string, (list, tuple))
+                else (message.string,)
+            )
+            source = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+            if placeholders.text_problems(str(source), strings):
+                continue
+        if isinstance(message.string, (list, tuple)):
+            if all(message.string):
+                found[message.context or str(message.id[0])] = "\x00".join(message.string)
+            continue
+        found[message.context or str(message.id)] = message.string
+    return found
+
+
+def chrome_catalog(env: jinja2.Environment, lang: str) -> dict[str, str]:
+    """errorbook's own site strings in ``lang`` (templates/site/i18n/<lang>.po), if any."""
+    try:
+        text, _, _ = env.loader.get_source(env, f"site/i18n/{lang}.po")  # type: ignore[union-attr]
+    except jinja2.TemplateNotFound:
+        return {}
+    catalog, _, problems = pofile.read(text.encode("utf-8"), f"templates/site/i18n/{lang}.po", lang)
+    return {} if problems.has_errors else _translations(catalog)
+
+
+def published(registry: Registry, docs: Mapping[str, Catalog]) -> tuple[str, ...]:
+    """The source locale, then every target locale with any translated reference prose."""
+    translated = [lang for lang in registry.meta.locales if _translations(docs.get(lang))]
+    return (registry.meta.source_locale, *translated)
+
+
+def _example_params(code: Code) -> dict[str, object]:
+    return {p.name: p.example for p in code.placeholders}
+
+
+def example_message(code: Code, forms: tuple[str, ...] | None) -> str:
+    """The message of the example envelope, filled as the runtime fills it."""
+    params = _example_params(code)
+    source = code.message.plural or code.message.text
+    template = (forms[-1] if code.message.count is not None else forms[0]) if forms else source
+    return placeholders.fill(template, params) or placeholders.fill(source, params) or source
+
+
+def envelope(code: Code, message: str) -> dict[str, object]:
+    body: dict[str, object] = {"code": code.name, "message": message}
+    params = _example_params(code)
+    if params:
+        body["params"] = params
+    if code.shape is Shape.PROTOCOL:
+        return {"ok": False, "error": body}
+    return {"ok": True, "result": {"error": body}}
+
+
+def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[Code]]]]:
+    """Per version, newest first: the codes it added, deprecated and retired."""
+    events: dict[str, dict[str, list[Code]]] = {}
+
+    def at(version: str) -> dict[str, list[Code]]:
+        return events.setdefault(version, {"added": [], "deprecated": [], "retired": []})
+
+    at(registry.meta.version)
+    for code in registry.codes:
+        at(code.since)["added"].append(code)
+        if code.deprecated is not None:
+            at(code.deprecated.since)["deprecated"].append(code)
+        if code.retired is not None:
+            at(code.retired.since)["retired"].append(code)
+    versions = sorted(events, key=semver, reverse=True)
+    return versions, events
+
+
+def _language_name(lang: str) -> str:
+    return Locale.parse(lang).get_display_name(lang) or lang
+
+
+@dataclass
+class PageCache:
+    """Code pages that need not be rendered again.
+
+    A code's page is made from that code, its layer and limits, the transports, the page's
+    language, the prose and UI translations of exactly those, errorbook's own site text in
+    that language and the templates. ``previous`` maps each page to the hash of all that
+    (and the hash of the page) as the last run made it; ``read`` gives a page as it is on
+    disk. A page whose inputs and file are both unchanged is taken from disk, so a change to
+    one code re-renders that code's pages only. ``made`` collects the same for this run.
+    Only the shipped templates are trusted with this: a project's own code template may
+    show anything, so with override templates every page is rendered."""
+
+    fingerprint: str
+    previous: Mapping[str, tuple[str, str]]
+    read: Callable[[str], bytes | None]
+    made: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+def _code_page_keys(
+    cache: PageCache, page: Page, chrome: Mapping[str, str], header: str
+) -> Callable[[Code], str]:
+    """The key of each code's page in ``page``'s language (see :class:`PageCache`).
+
+    The prose is grouped by the first part of its context once per language (a code's name,
+    or "adapter", "layer", ...), so that a key costs only that code's own entries."""
+    registry = page.registry
+    owned: dict[str, list[tuple[str, str]]] = {}
+    for context, text in page.prose.items():
+        owned.setdefault(context.split(".", 1)[0], []).append((context, text))
+    common = digest(
+        cache.fingerprint,
+        page.lang,
+        page.source,
+        header,
+        repr(sorted(chrome.items())),
+        repr(registry.adapters),
+    )
+
+    def key(code: Code) -> str:
+        shared = (
+            f"layer.{code.layer}.title",
+            f"recovery.{code.recovery.kind}",
+            *(f"limit.{limit}.bounds" for limit in code.limits),
+        )
+        prose = sorted(
+            [*owned.get(code.name, ()), *owned.get("adapter", ())]
+            + [(k, page.prose[k]) for k in shared if k in page.prose]
+        )
+        return digest(
+            common,
+            repr(code),
+            repr(registry.layer(code.layer)),
+            repr([registry.limit(limit) for limit in code.limits]),
+            repr(page.ui.get(code.name)),
+            repr(prose),
+        )
+
+    return key
+
+
+def emit(
+    registry: Registry,
+    env: jinja2.Environment,
+    site_dir: str,
+    docs: Mapping[str, Catalog],
+    messages: Mapping[str, Catalog],
+    progress: Mapping[tuple[str, str], Counts],
+    pages: Mapping[str, str],
+    cache: PageCache | None = None,
+) -> Files:
+    """Every page, asset and MkDocs configuration of the site, for every published language.
+    With ``cache``, code pages whose inputs did not change are taken from disk (see
+    :class:`PageCache`), and ``cache.made`` is filled for the next run.
+
+    Raises :class:`InvalidInput` when two files would take one place (see :class:`SiteFiles`):
+    a hand-written page named like one of errorbook's, for instance."""
+    out = SiteFiles(str(PurePosixPath(site_dir) / "docs"))
+    languages = published(registry, docs)
+    source = registry.meta.source_locale
+    versions, _ = changelog(registry)  # the same for every language
+    base_path = "/" + registry.meta.docs_url.split("://", 1)[1].split("/", 1)[1]
+    header = header_line(registry.path)
+    totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
+    for lang in languages:
+        chrome = chrome_catalog(env, lang) if lang != source else {}
+
+        counts = {code.name: code.message.count for code in registry.codes}
+        ui = {
+            k: tuple(v.split("\x00")) for k, v in _translations(messages.get(lang), counts).items()
+        }
+        page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
+        t = _chrome(chrome, page)
+        page.plain = _plain(chrome)
+        context = _context(registry, page, languages, progress, totals, t, pages)
+        context["tp"] = _plain(chrome)
+        root = PurePosixPath(site_dir) / "docs" / lang
+        for name, what in PAGES.items():
+            page.fallback.clear()
+            body = render(env, f"site/{name.replace('/index', '')}.md.j2", **context).decode()
+            data = _stamp(_with_note(body, page, t), header).encode()
+            out.add(str(root / f"{name}.md"), data, Source(what))
+        for name, text in pages.items():  # hand-written, in the source language only
+            page.fallback[:] = [name] if lang != source else []
+            body = render(env, "site/page.md.j2", text=text, **context).decode()
+            data = _stamp(_with_note(body, page, t), header).encode()
+            out.add(str(root / f"{name}.md"), data, _hand_written(site_dir, name))
+        page_key = _code_page_keys(cache, page, chrome, header) if cache else None
+        for code in registry.codes:
+            path = str(root / "codes" / f"{code.slug}.md")
+            key = page_key(code) if page_key is not None else ""
+            kept = _kept(cache, path, key) if cache is not None else None
+            if kept is None:
+                page.fallback.clear()
+                body = render(env, "site/code.md.j2", code=code, **context).decode()
+                kept = _stamp(_with_note(body, page, t), header).encode()
+            out.add(path, kept, _code_source(code))
+            if cache is not None:
+                cache.made[path] = (key, digest(kept))
+        for version in versions:
+            page.fallback.clear()
+            body = render(env, "site/version.md.j2", version=version, **context).decode()
+            data = _stamp(_with_note(body, page, t), header).encode()
+            what = f"the page of version {version}"
+            out.add(str(root / "changelog" / f"{version}.md"), data, Source(what))
+        for asset in ASSETS:
+            data = render(env, f"site/assets/{asset}.j2", header=header)
+            out.add(str(root / "assets" / asset), data, Source(f"errorbook's {asset}"))
+        context.update(
+            header=header,
+            languages=languages,
+            base_path=base_path,
+            names={x: _language_name(x) for x in languages},
+            alternate=[_alternate(x, base_path) for x in languages],
+            authored=[{_title(text): f"{name}.md"} for name, text in pages.items()],
+            search_lang=_search_language(lang),
+        )
+        config = render(env, "site/mkdocs.lang.yml.j2", **context)
+        what = f"the MkDocs configuration of {lang}"
+        out.add(str(PurePosixPath(site_dir) / f"mkdocs.{lang}.yml"), config, Source(what))
+    redirect = render(env, "site/redirect.html.j2", header=header, target=f"{source}/")
+    what = "the redirect to the home page"
+    out.add(str(PurePosixPath(site_dir) / "root" / "index.html"), redirect, Source(what))
+    return out.result()
+
+
+def _alternate(lang: str, base_path: str) -> dict[str, str]:
+    """One entry of Material's language switcher (``extra.alternate``)."""
+    return {
+        "name": _language_name(lang),
+        "link": f"{base_path}{lang}/",
+        "lang": lang.replace("_", "-"),
+    }
+
+
+#: Characters YAML does not accept as they are, or reads as a line break inside quotes.
+_NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def yaml_json(value: object) -> str:
+    """A JSON value that YAML reads back as the same value (front matter, for instance).
+
+    JSON text is YAML, except that YAML refuses some characters JSON leaves as they are
+    (DEL, C1 controls) and reads others as line breaks: those are written as escapes."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _NOT_YAML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _kept(cache: PageCache, path: str, key: str) -> bytes | None:
+    """The page as on disk, if the last run made it from the same inputs and nobody has
+    changed it since."""
+    known = cache.previous.get(path)
+    if known is None or known[0] != key:
+        return None
+    data = cache.read(path)
+    return data if data is not None and digest(data) == known[1] else None
+
+
+def _title(markdown_text: str) -> str:
+    """A hand-written page's title: its first level-one heading."""
+    return next(
+        (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "Page"
+    )
+
+
+def _search_language(lang: str) -> str:
+    """The language code Material's search (lunr) knows for a locale, or English."""
+    known = {
+        "ar",
+        "da",
+        "de",
+        "du",
+        "es",
+        "fi",
+        "fr",
+        "hi",
+        "hu",
+        "hy",
+        "it",
+        "ja",
+        "kn",
+        "ko",
+        "nl",
+        "no",
+        "pt",
+        "ro",
+        "ru",
+        "sa",
+        "sv",
+        "ta",
+        "te",
+        "th",
+        "tr",
+        "vi",
+        "zh",
+    }
+    language = lang.split("_")[0]
+    return language if language in known else "en"
+
+
+def _plain(catalog: Mapping[str, str]) -> Callable[..., str]:
+    """``tp(message, **params)``: site text as plain text, for YAML and front matter."""
+
+    def tp(message: str, **params: object) -> str:
+        return (
+            (catalog.get(message) or message) % params
+            if params
+            else (catalog.get(message) or message)
+        )
+
+    return tp
+
+
+_FIELDS = re.compile(r"%\((\w+)\)s")
+_PARAM = re.compile(r"%\((\w+)\)s")
+
+
+def _chrome(catalog: Mapping[str, str], page: Page) -> Callable[..., str]:
+    """``t(message, **params)``: errorbook's own site text in the page's language, as Markdown.
+
+    The (translated) message is escaped like any other text; ``%(name)s`` fields are replaced
+    by their parameters, each escaped too unless the template built it as :class:`Raw`.
+    """
+
+    def t(message: str, **params: object) -> str:
+        text = catalog.get(message) or message
+        out: list[str] = []
+        position = 0
+        for match in _PARAM.finditer(text):
+            out.append(markdown.inline(text[position : match.start()]))
+            value = params.get(match.group(1), match.group(0))
+            out.append(page.md(value) if isinstance(value, (str, Text)) else str(value))
+            position = match.end()
+        out.append(markdown.inline(text[position:]))
+        return "".join(out)
+
+    return t
+
+
+def _stamp(body: str, header: str) -> str:
+    """The "generated" notice as an HTML comment, after the front matter MkDocs reads."""
+    if body.startswith("---\n"):
+        end = body.index("\n---\n", 4) + 5
+        return f"{body[:end]}\n<!-- {header} -->\n{body[end:]}"
+    return f"<!-- {header} -->\n\n{body}"
+
+
+def _with_note(body: str, page: Page, t: Callable[..., str]) -> str:
+    """Say at the top of a page that some of it is still in the source language."""
+    if not page.fallback or page.lang == page.source:
+        return body
+    note = t("Parts of this page are not translated yet and are shown in English.")
+    lines = body.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("# ")), 0) + 1
+    # An admonition title is plain text (Markdown does not format it): no escaping, no quotes.
+    title = page.plain("Not yet translated").replace('"', "'")
+    lines[at:at] = ["", f'!!! note "{title}"', "    " + note]
+    return "\n".join(lines)
+
+
+def _context(
+    registry: Registry,
+    page: Page,
+    languages: tuple[str, ...],
+    progress: Mapping[tuple[str, str], Counts],
+    totals: Mapping[str, int],
+    t: Callable[..., str],
+    pages: Mapping[str, str],
+) -> dict[str, object]:
+    def ui_message(code: Code) -> Text:
+        forms = page.ui.get(code.name)
+        if forms:
+            return Text(" / ".join(forms) if code.message.count is None else forms[-1], True)
+        text = code.message.plural or code.message.text
+        return Text(text, page.lang == page.source)
+
+    def example(code: Code) -> str:
+        forms = page.ui.get(code.name)
+        return markdown.json_block(envelope(code, example_message(code, forms)))
+
+    rows = []
+    for lang in page.registry.meta.locales:
+        for domain in ("messages", "docs"):
+            counts = progress.get((lang, domain), Counts(0, 0, totals[domain]))
+            done = round(100 * counts.translated / counts.total) if counts.total else 100
+            rows.append(
+                {
+                    "lang": lang,
+                    "name": _language_name(lang),
+                    "domain": domain,
+                    "counts": counts,
+                    "percent": done,
+                    "published": lang in languages,
+                }
+            )
+    versions, events = changelog(registry)
+    return {
+        "versions": versions,
+        "events": events,
+        "registry": registry,
+        "meta": registry.meta,
+        "page": page,
+        "T": page.text,
+        "md": page.md,
+        "cell": page.md,
+        "first": first_sentence,
+        "ui_message": ui_message,
+        "example": example,
+        "recovery_kinds": RECOVERY_KINDS,
+        "schemas": schema.ALL,
+        "progress": rows,
+        "shape_example": {
+            "protocol": markdown.json_block(
+                {"ok": False, "error": {"code": "CAPABILITY_NOT_EXPOSED", "message": "..."}}
+            ),
+            "action": markdown.json_block(
+                {"ok": True, "result": {"error": {"code": "PERMISSION_DENIED", "message": "..."}}}
+            ),
+        },
+        "pages": {name: _title(text) for name, text in pages.items()},
+        "t": t,
+        "Raw": Raw,
+        "link": lambda text, target: Raw(f"[{page.md(text)}]({target})"),
+        "codespan": lambda text: Raw(markdown.code_span(str(text))),
+        "anchor": lambda name: "{#" + str(name).replace(" ", "-") + "}",
+        "lang": page.lang,
+        "source": page.source,
+        "json": yaml_json,
+    }

@@ -1,0 +1,1 @@
+"""errorbook inside other tools: hatchling and MkDocs."""

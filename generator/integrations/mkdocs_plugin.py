@@ -1,0 +1,110 @@
+"""An MkDocs plugin that keeps the generated pages in step while the site is built or served.
+
+``plugins: [errorbook]`` in mkdocs.yml. Before every build it does what ``errorbook generate``
+does: nothing when no input changed since the last run (the stamp says so without parsing
+anything), else the whole pipeline, which rewrites only files whose content changed, and a new
+stamp. Under ``mkdocs serve`` it also watches the registry and the catalogs, so editing
+codes.yaml or a PO file regenerates the pages and reloads the browser.
+
+Each language is its own MkDocs build, and ``make site-build`` runs them side by side: the
+builds of one project take turns here (a lock in the cache folder), so the first regenerates
+what changed and the others find the stamp up to date.
+
+Catalog problems that a regeneration finds (a fuzzy entry, a placeholder a translation
+dropped) are logged as ``errorbook generate`` prints them: as warnings under ``mkdocs
+serve``, where a translator watches the pages change, and as information in a build, where
+``--strict`` would otherwise fail on what ``generate`` only warns about (``errorbook check``
+is the gate for those).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+
+from .. import config
+from ..diagnostics import InvalidInput
+from ..pipeline import stamp
+
+TURN = f"{stamp.CACHE_DIR}/site-build.lock"
+log = logging.getLogger("mkdocs.plugins.errorbook")
+_SEVERITY = re.compile(r": (?:error|warning): ")  # the log level says it
+
+
+@contextlib.contextmanager
+def _one_at_a_time(root: Path) -> Iterator[None]:
+    """Wait until no other build of this project is in its pre-build step (flock: the lock
+    dies with its process)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: generate's own lock still refuses concurrent writes
+        yield
+        return
+    try:
+        (root / stamp.CACHE_DIR).mkdir(exist_ok=True)
+        handle = open(root / TURN, "a+b")  # noqa: SIM115  (held for the whole block)
+    except OSError:
+        yield  # a read-only tree: nothing can be regenerated there anyway
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+    serving = False
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
+    def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
+        folder = Path(mkdocs_config.config_file_path).resolve().parent
+        try:
+            return config.load(cwd=folder)
+        except config.ConfigError as exc:
+            raise PluginError(f"errorbook: {exc}") from None
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        settings = self._settings(config)
+        with _one_at_a_time(settings.root):
+            if stamp.unchanged(settings):
+                return  # nothing changed since the last generate: no need to parse anything
+            self._generate(settings)
+
+    def _generate(self, settings: config.Config) -> None:
+        from ..pipeline import build, output  # the full pipeline, only when there is work
+
+        try:
+            _, catalog_run = build.regenerate(settings)
+        except InvalidInput as exc:
+            raise PluginError("errorbook:\n" + exc.diagnostics.render()) from None
+        except output.OutputError as exc:
+            raise PluginError(f"errorbook: {exc}") from None
+        problems = catalog_run.problems
+        if problems.items:
+            level = logging.WARNING if self.serving else logging.INFO
+            for item in problems.sorted():
+                log.log(level, "errorbook: %s", _SEVERITY.sub(": ", item.render(), count=1))
+            log.log(
+                level,
+                "errorbook: the translations above are left out of the pages until they are "
+                "fixed; `errorbook check` lists the same problems",
+            )
+
+    def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        settings = self._settings(config)
+        server.watch(str(settings.registry))
+        if settings.locales_dir.is_dir():
+            server.watch(str(settings.locales_dir))
+        return server

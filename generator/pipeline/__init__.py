@@ -1,0 +1,1 @@
+"""The pipeline that runs the stages, and the one module that writes."""

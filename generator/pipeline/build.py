@@ -1,0 +1,358 @@
+"""Everything errorbook generates for one configuration, as one mapping of files.
+
+``generate`` writes this mapping and ``check`` compares it, so the two can never disagree on
+what the outputs are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gc
+import os
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from .. import inputs
+from ..catalogs import paths as catalog_paths
+from ..catalogs import process as catalogs
+from ..catalogs.checks import counts
+from ..config import Config
+from ..diagnostics import Diagnostics, InvalidInput, Mark
+from ..emit import Files, jsondata, python, typescript
+from ..emit.render import environment
+from ..emit.site import pages as site
+from ..registry.model import Registry
+from ..registry.validate import load_registry
+from . import cache, output
+from . import pages as page_files
+
+
+@contextlib.contextmanager
+def few_collections() -> Iterator[None]:
+    """Let Python's cycle collector run rarely while a registry or catalogs are built.
+
+    Both build hundreds of thousands of small objects that stay alive, and the collector,
+    which by default runs after every 700 allocations, walks all of them each time it
+    reaches the older generations: on 10,000 codes in two languages that tripled the time of
+    a run. The objects made here hold few reference cycles, so collecting after every
+    200,000 allocations instead costs no memory that matters. The previous setting is
+    restored, since errorbook also runs inside other programs (MkDocs, hatchling)."""
+    previous = gc.get_threshold()
+    gc.set_threshold(200_000, 20, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
+def registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -> Registry:
+    with few_collections():
+        return _registry_for(config, seen)
+
+
+def _registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -> Registry:
+    """Load the configured registry. Diagnostics name the file as the user can find it;
+    generated files name it relative to the project (or by file name), the same on every
+    machine. ``seen`` receives the bytes read (the stamp records what the run used)."""
+    stable = config.display(config.registry)
+    if PurePosixPath(stable).is_absolute():
+        stable = config.registry.name
+    try:
+        shown = Path(os.path.relpath(config.registry)).as_posix()
+        if shown.startswith("../"):
+            shown = Path(os.path.abspath(config.registry)).as_posix()
+    except ValueError:  # another drive on Windows
+        shown = str(config.registry)
+    return dataclasses.replace(load_registry(config.registry, shown, seen), path=stable)
+
+
+def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
+    """The translators' PO files as they are on disk: an input of the catalog emitter.
+
+    Each is read as untrusted input (a regular file, not a link, of bounded size), and each
+    catalog file errorbook would write, PO, POT or MO, must be errorbook's own: another
+    tool's catalog in the same folder is never taken over. Raises InvalidInput otherwise."""
+    found: dict[str, bytes] = {}
+    problems = Diagnostics()
+    known = output._previous(config.root)
+    locales_dir = config.display(config.locales_dir)
+    names = config.domains
+    for _, domain, relative in catalog_paths.catalog_paths(registry, locales_dir, names):
+        data = _catalog_input(config, relative, problems)
+        if data is not None:
+            found[relative] = data
+            catalogs.claim(relative, data, known, domain, problems)
+    for domain, name in names.items():
+        relative = catalog_paths.pot_path(locales_dir, name)
+        data = _catalog_input(config, relative, problems)
+        if data is not None:
+            catalogs.claim(relative, data, known, domain, problems)
+    package_dir = PurePosixPath(config.display(config.python_out)) / registry.meta.package
+    for locale in registry.meta.locales:
+        relative = catalog_paths.mo_path(package_dir.as_posix(), locale)
+        data = _catalog_input(config, relative, problems)
+        if data is not None:
+            catalogs.claim(relative, data, known, None, problems)
+    if problems.has_errors:
+        raise InvalidInput(problems)
+    return found
+
+
+def _catalog_input(config: Config, relative: str, problems: Diagnostics) -> bytes | None:
+    """A catalog file's bytes (None when there is none); one that cannot be read safely
+    (a FIFO, a device, a folder, a link, too large) is a diagnostic at its first line."""
+    try:
+        return inputs.read(config.root / relative, limit=config.input_limit, follow=False)
+    except inputs.InputFileError as exc:
+        problems.error(Mark(relative, 1, 1), f"this path {exc.reason}", exc.hint)
+        return None
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> dict[str, bytes]:
+    """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own.
+    One that cannot be read safely is left out (its locale is compiled again); it was
+    reported by :func:`existing_catalogs`."""
+    found: dict[str, bytes] = {}
+    for locale in registry.meta.locales:
+        relative = catalog_paths.mo_path(package_dir, locale)
+        try:
+            data = inputs.read(config.root / relative, limit=config.input_limit, follow=False)
+        except inputs.InputFileError:
+            continue
+        if data is not None:
+            found[relative] = data
+    return found
+
+
+def run(
+    config: Config,
+    registry: Registry,
+    existing: dict[str, bytes] | None = None,
+    use_cache: bool = True,
+) -> tuple[Files, catalogs.CatalogRun]:
+    """Every generated file, and what the pass over the catalogs found. A PO file that does
+    not parse stops the run (InvalidInput): it is never overwritten.
+
+    With ``use_cache``, a catalog the last run wrote and nobody changed since is taken as it
+    is (see :mod:`generator.pipeline.cache`); the files are the same either way."""
+    with few_collections():
+        return _run(config, registry, existing, use_cache)
+
+
+def _run(
+    config: Config, registry: Registry, existing: dict[str, bytes] | None, use_cache: bool
+) -> tuple[Files, catalogs.CatalogRun]:
+    env = environment(config.templates)
+    package_dir = (
+        PurePosixPath(config.display(config.python_out)) / registry.meta.package
+    ).as_posix()
+    if existing is None:
+        existing = existing_catalogs(config, registry)
+    locales_dir = config.display(config.locales_dir)
+    keep = config.site_dir is not None or config.typescript_out is not None
+    previous = cache.load(config.root) if use_cache else None
+    catalog_run = catalogs.process(
+        registry,
+        existing,
+        locales_dir,
+        package_dir,
+        keep,
+        compiled=compiled_catalogs(config, registry, package_dir) if use_cache else None,
+        previous=previous,
+        names=config.domains,
+    )
+    if catalog_run.unreadable.has_errors:
+        raise InvalidInput(catalog_run.unreadable)
+    merged = catalog_run.merged
+    files: dict[str, bytes] = {}
+    owners = Owners()
+    where = Mark(config.display(config.root / "pyproject.toml"), 1, 1)
+
+    def add(made: Files, producer: str) -> None:
+        merge(files, owners, made, PRODUCERS[producer], where)
+
+    add(python.emit(registry, env, package_dir), "python")
+    add(jsondata.emit(registry, env, package_dir), "json")
+    add(catalog_run.files, "catalogs")
+    messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
+    if config.typescript_out is not None:
+        typescript_dir = config.display(config.typescript_out)
+        made = typescript.emit(registry, env, typescript_dir, messages)
+        add(made, "typescript")
+    if config.site_dir is not None:
+        pages = None
+        if config.templates is None:  # see site.PageCache: only the shipped templates
+            pages = site.PageCache(
+                cache.templates_fingerprint(),
+                previous.pages if previous is not None else {},
+                lambda name: _read(config.root / name),
+            )
+        made = site.emit(
+            registry,
+            env,
+            config.display(config.site_dir),
+            docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
+            messages=messages,
+            progress={key: counts(c) for key, c in merged.items()},
+            pages=read_pages(config),
+            cache=pages,
+        )
+        add(made, "site")
+        if pages is not None:
+            catalog_run.cache.pages = pages.made
+    add({output.MANIFEST: output.manifest(list(files), registry.path)}, "manifest")
+    return files, catalog_run
+
+
+#: Each emitter's files, as a diagnostic names them: what they are, and the setting of
+#: [tool.errorbook] that places them.
+PRODUCERS = {
+    "python": "the Python package (python-out)",
+    "json": "the package's JSON data (python-out)",
+    "catalogs": "the gettext catalogs (locales, and python-out for MO files)",
+    "typescript": "the TypeScript module (typescript-out)",
+    "site": "the site (site)",
+    "manifest": "errorbook's list of its files (the project root)",
+}
+
+
+@dataclass
+class Owners:
+    """Which emitter made each output so far, by path as a case-insensitive disk sees it
+    (macOS, Windows: ``A.py`` and ``a.py`` are one file there); and, for every folder those
+    paths need, one file inside it."""
+
+    files: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+    folders: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)
+
+    def clash(self, path: str, producer: str) -> str | None:
+        """Why ``path`` of ``producer`` cannot be written next to the outputs so far."""
+        known = self.files.get(_folded(path))
+        if known is not None:
+            other, owner = known
+            if other == path:
+                return f"{path} would be written by both {owner} and {producer}"
+            return (
+                f"{path} ({producer}) and {other} ({owner}) differ only in case, so they "
+                "are one file on macOS and Windows"
+            )
+        inside = self.folders.get(_folded(path))
+        if inside is not None:
+            return _file_or_folder(path, producer, *inside)
+        for folder in PurePosixPath(path).parents:
+            known = self.files.get(_folded(folder.as_posix()))
+            if known is not None:
+                return _file_or_folder(*known, path, producer)
+        return None
+
+    def add(self, path: str, producer: str) -> None:
+        self.files[_folded(path)] = (path, producer)
+        for folder in PurePosixPath(path).parents:
+            self.folders.setdefault(_folded(folder.as_posix()), (path, producer))
+
+
+def _file_or_folder(file: str, owner: str, inside: str, needs: str) -> str:
+    return f"{file} would be a file of {owner}, but {needs} needs a folder there for {inside}"
+
+
+def _folded(path: str) -> str:
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def merge(files: dict[str, bytes], owners: Owners, made: Files, producer: str, where: Mark) -> None:
+    """Add one emitter's files to ``files``, refusing any that clash with one made before.
+
+    A plain ``dict.update`` would let one output silently replace another (two settings of
+    [tool.errorbook] pointing at overlapping folders): here each clash is a diagnostic at
+    ``where`` naming both producers, raised before anything is written."""
+    found = Diagnostics()
+    for path in made:
+        problem = owners.clash(path, producer)
+        if problem is not None:
+            found.error(
+                where, problem, "point these settings of [tool.errorbook] at separate folders"
+            )
+            continue
+        owners.add(path, producer)
+    if found.has_errors:
+        raise InvalidInput(found)
+    files.update(made)
+
+
+def regenerate(
+    config: Config, plain: bool = True, use_cache: bool = True
+) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
+    """What ``errorbook generate`` does after its stamp check: every output written (only
+    those that changed), then the catalog cache and the stamp the next run starts from.
+
+    ``plain`` says the configuration came from pyproject.toml alone (see
+    :func:`stamp.record`)."""
+    from . import stamp
+
+    seen: list[bytes] = []
+    registry = registry_for(config, seen.append)
+    existing = existing_catalogs(config, registry)
+    files, catalog_run = run(config, registry, existing, use_cache=use_cache)
+    # A PO file is an input and an output: it is replaced only if it still holds what was
+    # read (None: it did not exist), so a translator's save during the run is never lost.
+    locales_dir = config.display(config.locales_dir)
+    names = catalog_paths.catalog_paths(registry, locales_dir, config.domains)
+    read = {path: existing.get(path) for _, _, path in names}
+    results = output.write(config.root, files, layout=layout(config, registry), read=read)
+    output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
+    # The stamp records what this run used, not what is on disk by now: an input saved
+    # during the run then differs from the stamp, and the next run does the work.
+    used = {str(config.root / path): files.get(path, data) for path, data in existing.items()}
+    used.update({str(config.registry): data for data in seen[-1:]})
+    output.write_cache(
+        config.root, stamp.STAMP, stamp.record(config, written, plain=plain, used=used)
+    )
+    return results, catalog_run
+
+
+def layout(config: Config, registry: Registry) -> output.Layout:
+    """Where this configuration puts the outputs, spelled as the output paths are: what
+    output.py needs to judge a manifest line and to refuse links (see output.Layout)."""
+    python_out = config.display(config.python_out)
+    locales = config.display(config.locales_dir)
+    site_dir = config.display(config.site_dir) if config.site_dir is not None else None
+    typescript_dir = (
+        config.display(config.typescript_out) if config.typescript_out is not None else None
+    )
+    configured = (python_out, locales, site_dir, typescript_dir)
+    return output.Layout(
+        package=(PurePosixPath(python_out) / registry.meta.package).as_posix(),
+        locales=locales,
+        site=site_dir,
+        typescript=typescript_dir,
+        folders=tuple(folder for folder in configured if folder is not None),
+        inputs=(str(config.registry), str(config.root / "pyproject.toml")),
+        compiled=f"{config.domains['messages']}.po",
+        limit=config.input_limit,
+    )
+
+
+def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | None = None) -> Files:
+    """Every generated file (see :func:`run`)."""
+    return run(config, registry, existing)[0]
+
+
+def read_pages(config: Config) -> dict[str, str]:
+    """Hand-written pages: every <site>/pages/*.md, by file name (an input, like a PO file).
+    A page that cannot be used is a diagnostic (InvalidInput), see
+    :mod:`generator.pipeline.pages`."""
+    assert config.site_dir is not None
+    folder = config.site_dir / "pages"
+    shown = config.display(folder)  # the folder, not a link's target: the name the author sees
+    return page_files.read(folder, lambda path: f"{shown}/{path.name}", config.input_limit)

@@ -1,0 +1,141 @@
+"""What earlier runs learned about each catalog, so that a run redoes only what changed.
+
+Merging a locale's PO file, writing it and compiling its MO file is most of a run's work,
+and the result depends on nothing but the template of its domain (the POT text), the PO
+file as it was, the locale, the registry's count placeholders and errorbook's own code. The
+cache (``.errorbook-cache/catalogs.json``, git-ignored) records, per PO file:
+
+- ``written``: after a run, the hash of the PO and MO files it produced, under the hash of
+  everything else they came from. When the next run finds that same PO file, merging it
+  again would give it back unchanged (the merge is idempotent), so the file and its MO file
+  are taken as they are: no merge, no write, no compile.
+- ``checked``: the problems ``errorbook check`` found in that PO file and its counts, under
+  the same key plus the file's own hash, so that an unchanged file is not checked again.
+- ``pages``: per code page of the site, the hash of what it is made from and of the page
+  (see :class:`generator.emit.site.pages.PageCache`), so a change to one code re-renders that
+  code's pages only.
+
+A change to one locale's PO file therefore re-merges and recompiles that locale only. Every
+value is keyed by content hashes, never by time stamps, and a cache that cannot be read is
+an empty one: the cache can make a run faster, never different.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import babel
+
+from .. import inputs
+from ..diagnostics import Diagnostic, Mark, Severity
+from ..digest import digest
+
+CATALOGS = ".errorbook-cache/catalogs.json"
+_FORMAT = 2
+_PACKAGE = Path(__file__).resolve().parent.parent  # generator/
+
+
+_FINGERPRINT: list[str] = []
+_TEMPLATES: list[str] = []
+
+
+def fingerprint() -> str:
+    """errorbook's own code and Babel's version: a change to either can change any output."""
+    if not _FINGERPRINT:
+        sources = sorted(p for p in _PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+        parts: list[bytes | str] = [babel.__version__]
+        for path in sources:
+            parts += [path.relative_to(_PACKAGE).as_posix(), path.read_bytes()]
+        _FINGERPRINT.append(digest(*parts))
+    return _FINGERPRINT[0]
+
+
+@dataclass(frozen=True)
+class Written:
+    """A PO file as a run left it: its key, its hash and its MO file's hash (if any)."""
+
+    key: str
+    po: str
+    mo: str | None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What checking a PO file found: its problems and its counts."""
+
+    key: str
+    problems: tuple[Diagnostic, ...]
+    counts: tuple[int, int, int]  # translated, fuzzy, untranslated (checks.Counts)
+
+
+@dataclass
+class CatalogCache:
+    """The records, by PO file path (and by page path for ``pages``)."""
+
+    written: dict[str, Written] = field(default_factory=dict)
+    checked: dict[str, Checked] = field(default_factory=dict)
+    pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # key, hash of the page
+
+    def to_bytes(self) -> bytes:
+        data = {
+            "format": _FORMAT,
+            "written": {p: [w.key, w.po, w.mo] for p, w in sorted(self.written.items())},
+            "checked": {
+                p: [c.key, [d.as_dict() for d in c.problems], list(c.counts)]
+                for p, c in sorted(self.checked.items())
+            },
+            "pages": {p: list(k) for p, k in sorted(self.pages.items())},
+        }
+        return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> CatalogCache:
+        """The cache in ``data``; an empty one if it is unreadable or from another format."""
+        try:
+            raw = json.loads(data)
+            if raw.get("format") != _FORMAT:
+                return cls()
+            written = {p: Written(k, po, mo) for p, (k, po, mo) in raw["written"].items()}
+            checked = {
+                p: Checked(k, tuple(_diagnostic(d) for d in problems), _three(counts))
+                for p, (k, problems, counts) in raw["checked"].items()
+            }
+            pages = {p: (str(k), str(h)) for p, (k, h) in raw["pages"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return cls()
+        return cls(written, checked, pages)
+
+
+def _three(counts: list[int]) -> tuple[int, int, int]:
+    translated, fuzzy, untranslated = (int(n) for n in counts)
+    return translated, fuzzy, untranslated
+
+
+def _diagnostic(data: dict[str, object]) -> Diagnostic:
+    mark = Mark(str(data["path"]), int(str(data["line"])), int(str(data["column"])))
+    severity: Severity = "warning" if data["severity"] == "warning" else "error"
+    return Diagnostic(mark, str(data["message"]), str(data["hint"]), severity)
+
+
+def templates_fingerprint() -> str:
+    """The shipped templates (the site's own translations included)."""
+    if not _TEMPLATES:
+        from ..names import SHIPPED_TEMPLATES
+
+        parts: list[bytes | str] = [fingerprint()]
+        for path in sorted(p for p in SHIPPED_TEMPLATES.rglob("*") if p.is_file()):
+            parts += [path.relative_to(SHIPPED_TEMPLATES).as_posix(), path.read_bytes()]
+        _TEMPLATES.append(digest(*parts))
+    return _TEMPLATES[0]
+
+
+def load(root: Path) -> CatalogCache:
+    """The cache of the project in ``root`` (empty when there is none, or when it is not a
+    regular file of bounded size: a FIFO put there must not hang a run)."""
+    try:
+        data = inputs.read(root / CATALOGS, follow=False)
+    except inputs.InputFileError:
+        return CatalogCache()
+    return CatalogCache.from_bytes(data) if data is not None else CatalogCache()

@@ -1,0 +1,264 @@
+"""Knowing, without parsing anything, that a ``generate`` would change nothing.
+
+After every full run the stamp (``.errorbook-cache/stamp.json``, git-ignored) records each
+input (the registry, pyproject.toml, every PO file, every template, the hand-written site
+pages, errorbook's own code) and each output by size, modification time and SHA-256, and the
+folders whose listing is an input (a new PO file or template must cost a full run). A later
+run that finds every input and output with the same content skips loading, rendering and
+writing. A file whose size and mtime are unchanged is not read again; one whose stat changed
+(after a checkout, say) is hashed, so touching a file does not cost a full run.
+
+This module imports only the standard library's lightest modules: a plain ``errorbook
+generate`` calls :func:`fresh_from` before it imports argparse or reads pyproject.toml, so a
+no-op run costs little more than starting Python.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import time
+
+from .. import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ..config import Config
+
+CACHE_DIR = ".errorbook-cache"
+STAMP = f"{CACHE_DIR}/stamp.json"
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # generator/
+
+Entry = list[object]  # [size, mtime_ns or -1, sha256]
+Scan = list[str]  # [kind, folder]: a folder whose listing is an input
+
+#: A file modified this recently may change again within the same timestamp tick without
+#: its size changing; like git's "racy" entries, its stat is not trusted next time. File
+#: systems that keep whole seconds (or two, as FAT does) get the long window; those with
+#: finer time stamps tick at most every few milliseconds (the kernel's coarse clock).
+RACY_SECONDS = 2.0
+RACY_SECONDS_FINE = 0.1
+
+
+def scans(config: Config) -> list[Scan]:
+    """The folders whose files are inputs, and which of their files count."""
+    from ..names import SHIPPED_TEMPLATES
+
+    found = [["po", str(config.locales_dir)]]
+    for folder in (config.templates, SHIPPED_TEMPLATES):
+        if folder is not None:
+            found.append(["tree", str(folder)])
+    if config.site_dir is not None:
+        found.append(["md", str(config.site_dir / "pages")])
+    found.append(["py", _PACKAGE])
+    return found
+
+
+def _listdir(folder: str) -> list[str]:
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
+
+
+def _files(kind: str, folder: str) -> list[str]:
+    """The input files in one scanned folder, as absolute paths, sorted."""
+    join, isfile = os.path.join, os.path.isfile
+    if kind == "po":  # <locales>/<locale>/LC_MESSAGES/<domain>.po
+        return [
+            join(folder, locale, "LC_MESSAGES", name)
+            for locale in _listdir(folder)
+            if not locale.startswith(".")
+            for name in _listdir(join(folder, locale, "LC_MESSAGES"))
+            if name.endswith(".po") and isfile(join(folder, locale, "LC_MESSAGES", name))
+        ]
+    if kind == "md":
+        return [join(folder, n) for n in _listdir(folder) if n.endswith(".md")]
+    found = []
+    for top, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        found += [join(top, n) for n in names if kind == "tree" or n.endswith(".py")]
+    return sorted(found)
+
+
+def _inputs(fixed: list[str], scanned: list[Scan]) -> list[str]:
+    found = list(fixed)
+    for kind, folder in scanned:
+        found += _files(kind, folder)
+    return found
+
+
+def _entry(path: str, known: Entry | None) -> Entry | None:
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return None  # a FIFO or a device is never read here (it could block or not end)
+        if known is not None and known[0] == info.st_size and known[1] == info.st_mtime_ns:
+            return known  # same size and mtime: the recorded hash stands
+        import hashlib  # only when a stat changed: OpenSSL is a noticeable part of a no-op
+
+        with open(path, "rb") as stream:
+            digest = hashlib.sha256(stream.read()).hexdigest()
+    except OSError:
+        return None
+    return [info.st_size, _mtime(info), digest]
+
+
+def _mtime(info: os.stat_result) -> int:
+    """The mtime to record, or -1 when it is too recent to be trusted (see RACY_SECONDS)."""
+    coarse = info.st_mtime_ns % 1_000_000_000 == 0
+    racy = time.time() - info.st_mtime_ns / 1e9 < (RACY_SECONDS if coarse else RACY_SECONDS_FINE)
+    return -1 if racy else info.st_mtime_ns
+
+
+def _entry_of(path: str, used: bytes) -> Entry:
+    """The entry of a file whose content the run used (read, or wrote): its stat and hash
+    when the disk still holds exactly ``used``. When it does not (an editor saved it during
+    the run), the entry keeps the hash of ``used`` with a stat no file matches, so the next
+    run hashes the file, finds that it differs, and does the work."""
+    import hashlib
+
+    digest = hashlib.sha256(used).hexdigest()
+    try:
+        info = os.stat(path)
+        if stat.S_ISREG(info.st_mode) and info.st_size == len(used):
+            with open(path, "rb") as stream:
+                if stream.read() == used:
+                    return [info.st_size, _mtime(info), digest]
+    except OSError:
+        pass
+    return [-1, -1, digest]
+
+
+def _pyproject(root: str) -> str | None:
+    path = os.path.join(root, "pyproject.toml")
+    return path if os.path.isfile(path) else None
+
+
+def record(
+    config: Config,
+    outputs: Mapping[str, bytes],
+    plain: bool,
+    used: Mapping[str, bytes] | None = None,
+) -> bytes:
+    """The stamp after a full run: every input and output as the run used it.
+
+    ``outputs`` holds each output's path and the bytes the run wrote (or found in place);
+    ``used`` the bytes of the inputs the run read, by absolute path (the registry, the PO
+    files). A file that differs on disk from these by now changed during the run; its entry
+    makes the next run do the work (see :func:`_entry_of`). Other inputs (pyproject.toml,
+    templates, hand-written pages) are recorded as they are on disk.
+
+    ``plain`` says the run used no flags that change the configuration (``--registry``,
+    ``--config``, ``--python-out``); only such a stamp lets :func:`fresh_from` answer
+    without reading pyproject.toml.
+    """
+    read = {os.path.realpath(path): data for path, data in (used or {}).items()}
+    root = str(config.root)
+    fixed = [str(config.registry)]
+    pyproject = _pyproject(root)
+    if pyproject is not None:
+        fixed.append(pyproject)
+    scanned = scans(config)
+    data = {
+        "errorbook": __version__,
+        "config": repr(config),
+        "plain": plain,
+        "root": root,
+        "fixed": fixed,
+        "scans": scanned,
+        "inputs": {path: _input_entry(path, read) for path in _inputs(fixed, scanned)},
+        "outputs": {
+            name: _entry_of(os.path.join(root, name), data) for name, data in outputs.items()
+        },
+    }
+    return _dump(data)
+
+
+def _input_entry(path: str, read: Mapping[str, bytes]) -> Entry | None:
+    """An input's entry: from the bytes the run read when it read them, else from disk."""
+    data = read.get(os.path.realpath(path))
+    return _entry(path, None) if data is None else _entry_of(path, data)
+
+
+def _dump(data: dict[str, object]) -> bytes:
+    return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
+    """Whether nothing changed since the stamp in ``root``, and, when only the stat of some
+    files changed (a racy entry settled, a checkout touched them), the refreshed stamp."""
+    try:
+        with open(os.path.join(root, STAMP), "rb") as stream:
+            data = json.loads(stream.read())
+        if (
+            data["errorbook"] != __version__
+            or data["root"] != root
+            or (config_repr is None and data["plain"] is not True)
+            or (config_repr is not None and data["config"] != config_repr)
+        ):
+            return False, None
+        recorded: dict[str, dict[str, Entry]] = {
+            "inputs": data["inputs"],
+            "outputs": data["outputs"],
+        }
+        if set(recorded["inputs"]) != set(_inputs(data["fixed"], data["scans"])):
+            return False, None  # an input appeared or went away
+    except (OSError, ValueError, KeyError, TypeError):
+        return False, None
+    refreshed = False
+    for group, entries in recorded.items():
+        for name, known in entries.items():
+            path = name if group == "inputs" else os.path.join(root, name)
+            entry = _entry(path, known)
+            if entry is None or entry[2] != known[2]:
+                return False, None
+            if entry != known:
+                entries[name] = entry
+                refreshed = True
+    return True, _dump(data) if refreshed else None
+
+
+def verify(config: Config) -> tuple[bool, bytes | None]:
+    """:func:`_fresh` for a loaded configuration, which must be the one recorded: whether
+    nothing changed, and the refreshed stamp to save if only some stat did."""
+    return _fresh(str(config.root), repr(config))
+
+
+def unchanged(config: Config) -> bool:
+    """True when a ``generate`` with this configuration would change nothing."""
+    return verify(config)[0]
+
+
+def fresh_from(cwd: str) -> tuple[str, bytes | None] | None:
+    """The project root when a plain ``errorbook generate`` run in ``cwd`` would change
+    nothing (with the refreshed stamp, if any), found without parsing pyproject.toml.
+
+    The configuration comes from the nearest pyproject.toml with an ``[tool.errorbook]``
+    table. A file whose bytes never mention ``errorbook`` cannot have one, so it is passed
+    over; the first that does is taken as the root, and the answer counts only if that
+    folder's stamp was made by a plain run with this very pyproject.toml (its hash is one of
+    the recorded inputs). Anything less certain returns None: the caller then takes the
+    ordinary way.
+    """
+    folder = os.path.abspath(cwd)
+    while True:
+        path = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(path):
+            try:
+                with open(path, "rb") as stream:
+                    text = stream.read()
+            except OSError:
+                return None
+            if b"\\u" in text or b"\\U" in text:
+                return None  # an escaped key might spell errorbook
+            if b"errorbook" in text:
+                fresh, refreshed = _fresh(folder, None)
+                return (folder, refreshed) if fresh else None
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent

@@ -1,0 +1,1 @@
+"""The registry: its model, the loader, the schema and the validators."""

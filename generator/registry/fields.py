@@ -1,0 +1,248 @@
+"""Reading one YAML mapping against its :class:`~generator.registry.schema.ObjectSchema`.
+
+The validator asks for fields by name and type; this module does the checks every field
+shares (unknown keys with a "did you mean", duplicate and missing keys, wrong types with a
+hint to quote) so that the registry rules in :mod:`generator.registry.validate` stay short.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from ..diagnostics import Diagnostics, Mark
+from .loader import Mapping, Node, Scalar, Sequence
+from .schema import ObjectSchema
+from .suggest import closest, suggest
+
+IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*\Z")
+
+
+def entries(node: Node, what: str, found: Diagnostics) -> list[tuple[Scalar, Node]]:
+    """The (key, value) pairs of a section such as ``codes:``, each key named once."""
+    if not isinstance(node, Mapping):
+        found.error(
+            node.mark,
+            f"'{what}s' must be a mapping of {what} names to {what}s, not {node.kind}",
+            f"write each {what} as 'NAME:' followed by its fields",
+        )
+        return []
+    seen: dict[str, Scalar] = {}
+    result: list[tuple[Scalar, Node]] = []
+    for key, value in node.pairs:
+        first = seen.get(key.value)
+        if first is not None:
+            found.error(
+                key.mark,
+                f"{what} '{key.value}' is defined twice (first at line {first.mark.line})",
+                f"remove or rename one of the two {what}s",
+            )
+            continue
+        seen[key.value] = key
+        result.append((key, value))
+    return result
+
+
+class Fields:
+    """Typed, checked access to the fields of one mapping node."""
+
+    def __init__(
+        self,
+        node: Node,
+        schema: ObjectSchema,
+        found: Diagnostics,
+        where: str,
+        anchor: Mark | None = None,
+    ) -> None:
+        self.schema = schema
+        self.found = found
+        self.where = where
+        self.anchor = anchor or node.mark
+        self.nodes: dict[str, Node] = {}
+        self.keys: dict[str, Scalar] = {}
+        if not isinstance(node, Mapping):
+            found.error(
+                node.mark,
+                f"{where} must be a mapping, not {node.kind}",
+                "give its fields as 'key: value' lines: " + ", ".join(schema.names),
+            )
+            self.valid = False
+            return
+        self.valid = True
+        misspelt: set[str] = set()  # required keys an unknown key already points at
+        for key, value in node.pairs:
+            if key.value in self.keys:
+                found.error(
+                    key.mark,
+                    f"key '{key.value}' appears twice in {where} (first at line "
+                    f"{self.keys[key.value].mark.line})",
+                    "keep one of the two",
+                )
+                continue
+            if key.value not in schema.names:
+                misspelt.add(closest(key.value, schema.names) or "")
+                found.error(
+                    key.mark,
+                    f"unknown key '{key.value}' in {where}",
+                    suggest(key.value, schema.names),
+                )
+                continue
+            self.keys[key.value] = key
+            self.nodes[key.value] = value
+        for field in schema.fields:
+            if field.required and field.name not in self.nodes and field.name not in misspelt:
+                doc = field.doc.rstrip(".")
+                found.error(
+                    self.anchor,
+                    f"{where} has no '{field.name}'",
+                    f"add '{field.name}:', {doc[0].lower()}{doc[1:]}",
+                )
+
+    def has(self, name: str) -> bool:
+        return name in self.nodes
+
+    def mark(self, name: str) -> Mark:
+        node = self.nodes.get(name)
+        return node.mark if node is not None else self.anchor
+
+    def node(self, name: str) -> Node | None:
+        assert name in self.schema.names, name
+        return self.nodes.get(name)
+
+    def _scalar(self, name: str, tag: str, expected: str, hint: str = "") -> Scalar | None:
+        node = self.node(name)
+        if node is None:
+            return None
+        if not isinstance(node, Scalar) or node.tag != tag:
+            hint = hint or (
+                "put the value in quotes"
+                if tag == "str" and isinstance(node, Scalar)
+                else f"write {expected}"
+            )
+            self.found.error(
+                node.mark, f"'{name}' in {self.where} must be {expected}, not {node.kind}", hint
+            )
+            return None
+        return node
+
+    def text(self, name: str, hint: str = "") -> str | None:
+        """A text field; ``hint`` replaces "put the value in quotes" for a non-text value."""
+        node = self._scalar(name, "str", "text", hint)
+        if node is None:
+            return None
+        return text_value(node, name, self.where, self.found)
+
+    def integer(self, name: str) -> int | None:
+        node = self._scalar(name, "int", "an integer")
+        if node is None:
+            return None
+        return integer_value(node, name, self.where, self.found)
+
+    def identifier(self, name: str) -> str | None:
+        value = self.text(name)
+        if value is not None and not IDENTIFIER.match(value):
+            self.found.error(
+                self.mark(name),
+                f"'{name}' in {self.where} must be a lower-case identifier, not '{value}'",
+                "use a-z, 0-9 and '_', such as 'surface'",
+            )
+            return None
+        return value
+
+    def choice(self, name: str) -> str | None:
+        value = self.text(name)
+        choices = self.schema.field(name).choices
+        if value is not None and value not in choices:
+            self.found.error(
+                self.mark(name),
+                f"'{value}' is not a valid '{name}' in {self.where}",
+                suggest(value, choices),
+            )
+            return None
+        return value
+
+    def text_list(self, name: str) -> list[tuple[str, Mark]]:
+        node = self.node(name)
+        if node is None:
+            return []
+        if not isinstance(node, Sequence):
+            self.found.error(
+                node.mark,
+                f"'{name}' in {self.where} must be a list, not {node.kind}",
+                "write one '- item' line per entry, or [a, b] on one line",
+            )
+            return []
+        result = []
+        for item in node.items:
+            if not isinstance(item, Scalar) or item.tag != "str":
+                self.found.error(
+                    item.mark,
+                    f"each entry of '{name}' in {self.where} must be text, not {item.kind}",
+                    "put the entry in quotes",
+                )
+                continue
+            value = text_value(item, name, self.where, self.found)
+            if value is not None:
+                result.append((value, item.mark))
+        return result
+
+
+DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9_]*)\Z")
+
+
+def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> int | None:
+    """A decimal integer. YAML 1.1 also reads 030 as octal, 0x1F as hex and 5:00 as 300;
+    such a value is refused, since nobody writes a timeout in base 60 on purpose."""
+    text = node.value
+    if DECIMAL.match(text):
+        return int(text.replace("_", ""))
+    body = text.lstrip("+-").replace("_", "")
+    if ":" in body:
+        hint = "write a whole number"
+        with contextlib.suppress(ValueError):
+            meant = 0
+            for part in body.split(":"):
+                meant = meant * 60 + int(part or "0")
+            hint = f"write a whole number, such as {meant}"
+    elif body[:2].lower() in ("0x", "0b", "0o"):
+        hint = "write it in decimal"
+        with contextlib.suppress(ValueError):
+            hint = f"write it in decimal, such as {int(body, 0)}"
+    else:
+        hint = "write a whole number in decimal digits"
+        with contextlib.suppress(ValueError):
+            hint = f"write it without leading zeros, such as {int(body)}"
+    found.error(node.mark, f"'{name}' in {where} must be a decimal integer, not {text}", hint)
+    return None
+
+
+#: Control characters that would reach terminals, PO files and pages as raw bytes. Tab and
+#: newline are text; NEL and the Unicode line separators split lines differently per tool.
+MAX_TEXT = 20_000  # characters of one text value (prose); messages have their own limit
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str | None:
+    """The text of a scalar; a block scalar's final newline is YAML's, not the author's."""
+    value = node.value.rstrip("\n") if node.block else node.value
+    if not value.strip():
+        found.error(node.mark, f"'{name}' in {where} is empty", "write the text, or remove the key")
+        return None
+    if len(value) > MAX_TEXT:
+        found.error(
+            node.mark,
+            f"'{name}' in {where} is {len(value):,} characters long, more "
+            f"than the {MAX_TEXT:,} allowed",
+            "shorten it; link to a longer text instead",
+        )
+        return None
+    control = _CONTROL.search(value)
+    if control is not None:
+        found.error(
+            node.mark,
+            f"'{name}' in {where} contains the control character "
+            f"U+{ord(control.group()):04X} at character {control.start() + 1}",
+            "remove it; only tab and newline are allowed in text",
+        )
+        return None
+    return value

@@ -1,0 +1,341 @@
+"""Reading a YAML file into a tree of nodes that remember where they came from.
+
+PyYAML's own loaders drop positions once they build Python objects, silently keep the last of
+two duplicate keys, and expand aliases without bound. This module therefore composes the node
+tree itself from PyYAML's event stream (the C parser where present): every node keeps its line
+and column, every key of a mapping is kept in order (duplicates included, so the validator can
+name them), and anchors, aliases and custom tags are refused before anything is expanded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import yaml
+from yaml.resolver import Resolver
+
+from .. import inputs
+from ..diagnostics import Diagnostics, InvalidInput, Mark
+
+#: Limits that keep a hostile or broken file from costing unbounded time or memory.
+MAX_BYTES = 16 * 1024 * 1024
+MAX_DEPTH = 32
+
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_RESOLVER = Resolver()
+_TAGS = {
+    "tag:yaml.org,2002:str": "str",
+    "tag:yaml.org,2002:int": "int",
+    "tag:yaml.org,2002:float": "float",
+    "tag:yaml.org,2002:bool": "bool",
+    "tag:yaml.org,2002:null": "null",
+}
+_HINTS = {
+    "mapping values are not allowed": "quote a value that contains ': ', or check the indentation",
+    "could not find expected ':'": "a key needs ':' after it; look for an unclosed quote above",
+    "did not find expected key": "check the indentation of this line against its siblings",
+    "found undefined alias": "anchors and aliases are not supported; write the value out",
+}
+
+
+@dataclass
+class Node:
+    mark: Mark
+
+    @property
+    def kind(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass
+class Scalar(Node):
+    """A scalar with its resolved YAML type: str, int, float, bool or null."""
+
+    value: str = ""
+    tag: str = "str"
+    block: bool = False  # a literal (|) or folded (>) block scalar
+
+    @property
+    def kind(self) -> str:
+        return {
+            "str": "text",
+            "int": "an integer",
+            "float": "a number",
+            "bool": "a boolean",
+            "null": "an empty value",
+        }[self.tag]
+
+
+@dataclass
+class Sequence(Node):
+    items: list[Node] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "a list"
+
+
+@dataclass
+class Mapping(Node):
+    """A mapping whose pairs stay in file order; duplicate keys are kept for the validator."""
+
+    pairs: list[tuple[Scalar, Node]] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "a mapping"
+
+
+class _YamlMark(Protocol):
+    line: int
+    column: int
+
+
+def _mark(path: str, event_mark: _YamlMark | None) -> Mark:
+    if event_mark is None:
+        return Mark(path, 1, 1)
+    return Mark(path, event_mark.line + 1, event_mark.column + 1)
+
+
+def decode(data: bytes, path: str) -> str:
+    """UTF-8 text of a file, or a diagnostic pointing at the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        head = data[: exc.start]
+        line = head.count(b"\n") + 1
+        line_start = head.rfind(b"\n") + 1
+        column = len(head[line_start:].decode("utf-8", "replace")) + 1
+        found = Diagnostics()
+        found.error(
+            Mark(path, line, column),
+            f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
+            "save the file with UTF-8 encoding",
+        )
+        raise InvalidInput(found) from None
+
+
+_SEPARATORS = re.compile("[\x85\u2028\u2029]")
+
+
+def load_text(text: str, path: str) -> Node:
+    """Compose one YAML document into a :class:`Node` tree, or raise :class:`InvalidInput`."""
+    found = Diagnostics()
+    separator = _SEPARATORS.search(text)
+    if separator is not None:  # YAML reads these as line breaks: text and lines would shift
+        head = text[: separator.start()]
+        found.error(
+            Mark(path, head.count("\n") + 1, separator.start() - head.rfind("\n")),
+            f"the character U+{ord(separator.group()):04X} (a line separator) is not allowed",
+            "remove it; write \\n inside double quotes for a new line",
+        )
+        raise InvalidInput(found)
+    try:
+        root = _compose(text, path, found)
+    except yaml.MarkedYAMLError as exc:
+        where, problem, hint = _explain_syntax(exc, text, path)
+        found.error(where, f"invalid YAML: {problem}", hint)
+        raise InvalidInput(found) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow in a file
+        # The C reader counts UTF-8 bytes, the Python one characters.
+        position = exc.position
+        if getattr(yaml, "__with_libyaml__", False) and _Parser is not yaml.SafeLoader:
+            position = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore"))
+        head = text[:position]
+        line = head.count("\n") + 1
+        column = position - (head.rfind("\n") + 1) + 1
+        found.error(
+            Mark(path, line, column),
+            f"the character U+{exc.character:04X} is not allowed in a YAML file",
+            "remove it; write it as an escape such as \\t "
+            "inside double quotes if it is meant to be there",
+        )
+        raise InvalidInput(found) from None
+    except yaml.YAMLError as exc:
+        found.error(Mark(path, 1, 1), f"invalid YAML: {exc}", "fix the YAML syntax")
+        raise InvalidInput(found) from None
+    if found.has_errors:
+        raise InvalidInput(found)
+    if root is None:
+        found.error(
+            Mark(path, 1, 1),
+            "the registry is empty",
+            "start from the example in the README: registry, layers, codes, limits, adapters",
+        )
+        raise InvalidInput(found)
+    return root
+
+
+_OPENERS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
+
+
+def _clamp(mark: Mark, text: str) -> Mark:
+    """A mark inside the file: the parser reports the end of input one line past it."""
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    if mark.line <= len(lines) or not lines:
+        return mark
+    return Mark(mark.path, len(lines), len(lines[-1]) + 1)
+
+
+def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Mark, str, str]:
+    """Where a syntax error is, what it is, and a hint; an unclosed bracket or quote is
+    reported where it opens, which is where the author has to look."""
+    problem = exc.problem or "the file is not valid YAML"
+    if exc.context:
+        problem = f"{problem} {exc.context}"
+    where = _clamp(_mark(path, exc.problem_mark or exc.context_mark), text)
+    for name, (opener, closer) in _OPENERS.items():
+        if exc.context and name in exc.context and exc.context_mark is not None:
+            return _mark(path, exc.context_mark), problem, f"close this '{opener}' with '{closer}'"
+    if exc.context and "quoted scalar" in exc.context and exc.context_mark is not None:
+        return _mark(path, exc.context_mark), problem, "close the quote that starts here"
+    lines = text.splitlines()
+    if (
+        0 < where.line <= len(lines)
+        and lines[where.line - 1][where.column - 1 : where.column] == "\t"
+    ):
+        return where, problem, "indent with spaces, not tabs"
+    hint = next((h for key, h in _HINTS.items() if key in problem), "fix the YAML syntax here")
+    return where, problem, hint
+
+
+def load_file(
+    path: Path, display: str | None = None, seen: Callable[[bytes], None] | None = None
+) -> Node:
+    """Read, decode and compose a registry file, with every failure as a diagnostic.
+
+    ``seen`` receives the bytes read, before they are parsed: the stamp records the hash of
+    what the run used, since the file may change on disk while the run goes on."""
+    name = display or str(path)
+    found = Diagnostics()
+    try:
+        data = inputs.read(path, limit=MAX_BYTES)
+    except inputs.InputFileError as exc:
+        hint = exc.hint
+        if "larger than" in exc.reason:
+            hint = "split the prose out, or raise generator.registry.loader.MAX_BYTES deliberately"
+        found.error(Mark(name, 1, 1), f"the file {exc.reason}", hint)
+        raise InvalidInput(found) from None
+    if data is None:
+        found.error(
+            Mark(name, 1, 1),
+            "cannot read the file: No such file or directory",
+            "check the path, or pass --registry PATH",
+        )
+        raise InvalidInput(found)
+    if seen is not None:
+        seen(data)
+    return load_text(decode(data, name), name)
+
+
+def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
+    stack: list[Node] = []
+    pending_key: list[Scalar | None] = []
+    root: Node | None = None
+    documents = 0
+
+    def attach(node: Node) -> None:
+        nonlocal root
+        if not stack:
+            root = node
+            return
+        parent = stack[-1]
+        if isinstance(parent, Sequence):
+            parent.items.append(node)
+        elif isinstance(parent, Mapping):
+            key = pending_key[-1]
+            if key is None:
+                if isinstance(node, Scalar):
+                    pending_key[-1] = node
+                else:
+                    found.error(
+                        node.mark,
+                        "a mapping key must be plain text",
+                        "write the key as a single word such as 'code'",
+                    )
+                    pending_key[-1] = Scalar(node.mark, "?", "str")
+                return
+            parent.pairs.append((key, node))
+            pending_key[-1] = None
+
+    for event in yaml.parse(text, Loader=_Parser):
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if documents > 1:
+                found.error(
+                    _mark(path, event.start_mark),
+                    "the file holds more than one YAML document",
+                    "remove the '---' line; a registry is one document",
+                )
+                return root
+        elif isinstance(event, yaml.AliasEvent):
+            found.error(
+                _mark(path, event.start_mark),
+                f"alias '*{event.anchor}' is not supported",
+                "write the value out in full; anchors and aliases are refused",
+            )
+            return root
+        elif isinstance(event, (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            mark = _mark(path, event.start_mark)
+            if event.anchor is not None:
+                found.error(
+                    mark,
+                    f"anchor '&{event.anchor}' is not supported",
+                    "remove the anchor and write each value out in full",
+                )
+                return root
+            if isinstance(event, yaml.ScalarEvent):
+                block = event.style in ("|", ">")
+                attach(Scalar(mark, event.value, _scalar_tag(event, mark, found), block))
+                continue
+            _check_collection_tag(event, mark, found)
+            if len(stack) >= MAX_DEPTH:
+                found.error(
+                    mark,
+                    f"the file nests deeper than {MAX_DEPTH} levels",
+                    "a registry needs only a few levels; check the indentation",
+                )
+                return root
+            node: Node = (
+                Sequence(mark) if isinstance(event, yaml.SequenceStartEvent) else Mapping(mark)
+            )
+            attach(node)
+            stack.append(node)
+            pending_key.append(None)
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            stack.pop()
+            pending_key.pop()
+    return root
+
+
+def _scalar_tag(event: yaml.ScalarEvent, mark: Mark, found: Diagnostics) -> str:
+    if event.tag not in (None, "!"):
+        tag = _TAGS.get(event.tag)
+        if tag is None:
+            found.error(
+                mark,
+                f"the tag '{event.tag}' is not supported",
+                "remove the tag; values are plain text, numbers and booleans",
+            )
+            return "str"
+        return tag
+    if event.implicit[0]:
+        resolved = _RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+        return _TAGS.get(resolved, "str")
+    return "str"
+
+
+def _check_collection_tag(event: yaml.NodeEvent, mark: Mark, found: Diagnostics) -> None:
+    tag = getattr(event, "tag", None)
+    if tag not in (None, "!", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"):
+        found.error(
+            mark,
+            f"the tag '{tag}' is not supported",
+            "remove the tag; lists and mappings need none",
+        )

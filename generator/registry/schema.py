@@ -1,0 +1,286 @@
+"""The schema of codes.yaml, as data.
+
+The validator reads fields through these tables (an unknown key is a typo to report, a missing
+required key is named with its meaning), and the documentation renders the same tables as the
+schema reference, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from .model import RECOVERY_KINDS, Actor, RetryPolicy, Shape
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str  # a human-readable type, shown in docs and diagnostics
+    required: bool
+    doc: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ObjectSchema:
+    name: str  # what one such object is called in a diagnostic: "code", "layer", ...
+    doc: str
+    fields: tuple[Field, ...]
+
+    def field(self, name: str) -> Field:
+        return self._by_name[name]
+
+    @cached_property  # asked for every key of every mapping the reader reads
+    def names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields)
+
+    @cached_property
+    def _by_name(self) -> dict[str, Field]:
+        return {f.name: f for f in self.fields}
+
+
+def _values(enum: type[Shape] | type[Actor] | type[RetryPolicy]) -> tuple[str, ...]:
+    return tuple(member.value for member in enum)
+
+
+SHAPES = _values(Shape)
+ACTORS = _values(Actor)
+RETRY_POLICIES = _values(RetryPolicy)
+PLACEHOLDER_TYPES = ("text", "integer")
+
+TOP = ObjectSchema(
+    "registry file",
+    "The file has these five sections, in this order.",
+    (
+        Field("registry", "mapping", True, "What the registry is: name, version, locales, URLs."),
+        Field(
+            "layers", "mapping of layer id to layer", True, "The failure layers, in reading order."
+        ),
+        Field("codes", "mapping of CODE to code", True, "The error codes, in reading order."),
+        Field("limits", "mapping of limit id to limit", True, "The configurable limits."),
+        Field(
+            "adapters",
+            "mapping of adapter id to adapter",
+            True,
+            "How each transport presents the two result shapes.",
+        ),
+    ),
+)
+
+META = ObjectSchema(
+    "registry",
+    "Metadata of the whole registry.",
+    (
+        Field("name", "identifier", True, "Short machine name, such as `surface`."),
+        Field("title", "text", True, "The name readers see."),
+        Field("version", "semver", True, "Version of the registry (MAJOR.MINOR.PATCH)."),
+        Field("package", "identifier", True, "Import name of the generated Python package."),
+        Field("source_locale", "locale", True, "Language the registry's text is written in."),
+        Field("locales", "list of locales", True, "Languages the copy is translated into."),
+        Field("docs_url", "URL", True, "Base URL of the published reference site, ending in `/`."),
+        Field("description", "text", True, "What the system is and why its errors are structured."),
+        Field(
+            "error_domain",
+            "text",
+            False,
+            "The domain in gRPC-style ErrorInfo details, such as `surface.example.com` "
+            "(default: the registry's name).",
+        ),
+    ),
+)
+
+LAYER = ObjectSchema(
+    "layer",
+    "A failure layer: where in the system a failure happened.",
+    (
+        Field("title", "text", True, "Heading for the layer."),
+        Field("proves", "text", True, "What a failure in this layer proves."),
+        Field("actor", "choice", True, "Who must act to clear the failure.", ACTORS),
+        Field(
+            "shape",
+            "choice",
+            True,
+            "The result shape its codes use unless a code overrides it.",
+            SHAPES,
+        ),
+        Field("description", "text", True, "Reference prose about the layer."),
+    ),
+)
+
+MESSAGE = ObjectSchema(
+    "plural message",
+    "A message that shows a count.",
+    (
+        Field("one", "text", True, "The singular form, in the source locale."),
+        Field("other", "text", True, "The plural form, in the source locale."),
+        Field("count", "placeholder name", True, "The integer placeholder that selects the form."),
+    ),
+)
+
+PLACEHOLDER = ObjectSchema(
+    "placeholder",
+    "A named value filled into the message.",
+    (
+        Field("description", "text", True, "What the value is, for translators and readers."),
+        Field("example", "text or integer", True, "A realistic value, shown to translators."),
+        Field(
+            "type",
+            "choice",
+            False,
+            "`text` (default) or `integer`; a count must be an integer.",
+            PLACEHOLDER_TYPES,
+        ),
+    ),
+)
+
+RECOVERY = ObjectSchema(
+    "recovery",
+    "What to do after this failure.",
+    (
+        Field("kind", "choice", True, "The kind of recovery.", tuple(RECOVERY_KINDS)),
+        Field("steps", "list of text", True, "The steps, in order."),
+        Field("avoid", "list of text", False, "What not to do, such as repeating the same call."),
+    ),
+)
+
+RETRY = ObjectSchema(
+    "retry",
+    "Whether the same request may be sent again.",
+    (
+        Field("policy", "choice", True, "`never`, `after_fix` or `bounded`.", RETRY_POLICIES),
+        Field("limit", "limit id", False, "For `bounded`: the limit that caps the attempts."),
+    ),
+)
+
+CODE = ObjectSchema(
+    "code",
+    "An error code. Its name is stable forever.",
+    (
+        Field("layer", "layer id", True, "The layer the failure belongs to."),
+        Field("shape", "choice", False, "Result shape; defaults to the layer's.", SHAPES),
+        Field(
+            "shape_reason",
+            "text",
+            False,
+            "Why this code's shape differs from its layer's; required when it does.",
+        ),
+        Field(
+            "message",
+            "text or plural message",
+            True,
+            "UI copy in the source locale, with `{name}` placeholders.",
+        ),
+        Field(
+            "placeholders",
+            "mapping of name to placeholder",
+            False,
+            "Every placeholder the message uses, and no other.",
+        ),
+        Field("meaning", "text", True, "What the failure means, for the reference."),
+        Field(
+            "rationale",
+            "text",
+            False,
+            "Why the registry has this code, where the reason is not obvious.",
+        ),
+        Field(
+            "agent_hint",
+            "text",
+            False,
+            "Short guidance for an AI agent that receives the error: what to do next and what "
+            "not to repeat. Plain English, separate from the UI copy; defaults to the recovery "
+            "steps.",
+        ),
+        Field("recovery", "recovery", True, "How to recover."),
+        Field("retry", "retry", True, "The retry policy."),
+        Field("limits", "list of limit ids", False, "Limits involved in this failure."),
+        Field("related", "list of codes", False, "Codes a reader should compare this one with."),
+        Field("http", "integer", False, "HTTP status; required for protocol-shaped codes only."),
+        Field(
+            "jsonrpc",
+            "integer",
+            False,
+            "JSON-RPC error code; required for protocol-shaped codes only.",
+        ),
+        Field("since", "semver", True, "Registry version that introduced the code."),
+        Field(
+            "deprecated",
+            "deprecation",
+            False,
+            "Since when the code is deprecated and what replaces it; it is still emitted.",
+        ),
+        Field(
+            "retired",
+            "retirement",
+            False,
+            "Since when the code is no longer emitted. A retired code stays in the registry "
+            "for good, so that its name is never reused.",
+        ),
+    ),
+)
+
+DEPRECATION = ObjectSchema(
+    "deprecation",
+    "A code that should no longer be relied on.",
+    (
+        Field("since", "semver", True, "Registry version that deprecated the code."),
+        Field("replaced_by", "code", False, "The code to use instead."),
+        Field("reason", "text", False, "Why the code is deprecated."),
+    ),
+)
+
+RETIREMENT = ObjectSchema(
+    "retirement",
+    "A code that is no longer emitted.",
+    (
+        Field(
+            "since", "semver", True, "Registry version from which the code is no longer emitted."
+        ),
+        Field("reason", "text", False, "Why the code was retired."),
+    ),
+)
+
+LIMIT = ObjectSchema(
+    "limit",
+    "A configurable bound and its default.",
+    (
+        Field("title", "text", True, "Short name of the limit."),
+        Field("default", "integer", True, "The default value; must lie within the range."),
+        Field("unit", "identifier", True, "Unit of the value, such as `seconds` or `bytes`."),
+        Field("min", "integer", True, "Smallest allowed value."),
+        Field("max", "integer", True, "Largest allowed value."),
+        Field("bounds", "text", True, "What the limit bounds."),
+    ),
+)
+
+ADAPTER = ObjectSchema(
+    "adapter",
+    "How one transport carries failures.",
+    (
+        Field("title", "text", True, "Name of the transport."),
+        Field("description", "text", True, "What the transport is."),
+        Field("protocol", "text", True, "How it presents a protocol failure `{ok: false, error}`."),
+        Field(
+            "action",
+            "text",
+            True,
+            "How it presents an action failure `{ok: true, result: {error}}`.",
+        ),
+    ),
+)
+
+ALL = (
+    TOP,
+    META,
+    LAYER,
+    CODE,
+    MESSAGE,
+    PLACEHOLDER,
+    RECOVERY,
+    RETRY,
+    DEPRECATION,
+    RETIREMENT,
+    LIMIT,
+    ADAPTER,
+)

@@ -1,0 +1,1 @@
+"""Tests of the catalogs package: PO files, merges, checks."""

@@ -1,0 +1,357 @@
+"""Translators' catalogs as untrusted input (issue 14, defects 7, 8, 10 and 11).
+
+A PO file is read only when it is a regular file of bounded size, and a file of any other
+kind is a diagnostic, never a hang or an internal error. A translator's comment lines come
+back byte for byte. errorbook never takes over a PO, POT or MO file another tool wrote, its
+domain names can be moved out of another tool's way, and the entries of other tools in a file
+errorbook does own stay as they were.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.catalogs import catalog, entries
+from generator.registry.validate import load_registry_text
+
+from ..conftest import PYPROJECT, REGISTRY, ROOT, Result, Run, make_project, po
+
+PATH = "locales/de/LC_MESSAGES/messages.po"
+#: Every run in a subprocess must end well within this; a hang fails the test instead.
+TIMEOUT = 60
+
+
+def errorbook(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``errorbook ARGS`` in a process of its own, so that a hang is a timeout, not a stuck
+    test run."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+
+
+def assert_refused(
+    result: subprocess.CompletedProcess[str] | Result, path: str, words: str
+) -> None:
+    """Exit status 1 and a diagnostic at line 1, column 1 of ``path`` that says ``words``."""
+    if isinstance(result, Result):
+        code, err = result.code, result.err
+    else:
+        code, err = result.returncode, result.stderr
+    assert code == 1, err
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert f"{path}:1:1: error:" in err and words in err, err
+
+
+# --- 7. unbounded reads ---------------------------------------------------------------------
+
+
+def test_a_po_file_that_is_a_fifo_or_a_device_is_refused_quickly(
+    run: Run, translated: Path
+) -> None:
+    target = po(translated, "de")
+    before = target.read_bytes()
+    target.unlink()
+    os.mkfifo(target)
+    for command in ("check", "generate"):
+        assert_refused(errorbook(translated, command), PATH, "named pipe")
+    target.unlink()
+    try:
+        os.mknod(target, stat.S_IFCHR | 0o644, os.makedev(1, 5))  # what /dev/zero is
+    except PermissionError:
+        pytest.skip("this machine does not allow device files")
+    for command in ("check", "generate"):
+        assert_refused(errorbook(translated, command), PATH, "character device")
+    target.unlink()
+    target.write_bytes(before)
+    assert run("check", cwd=translated).code == 0
+
+
+def test_a_fifo_in_place_of_the_catalog_cache_does_not_hang(translated: Path) -> None:
+    cache = translated / ".errorbook-cache" / "catalogs.json"
+    cache.unlink()
+    os.mkfifo(cache)
+    target = po(translated, "de")
+    target.write_text(target.read_text("utf-8").replace("Die Tür", "Die Türe"), "utf-8")
+    result = errorbook(translated, "generate")  # the cache is only a shortcut: not needed
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_po_file_linking_to_a_device_is_refused_and_named(run: Run, translated: Path) -> None:
+    target = po(translated, "de")
+    target.unlink()
+    target.symlink_to("/dev/zero")
+    for command in ("check", "generate"):
+        assert_refused(errorbook(translated, command), PATH, "symbolic link")
+    assert target.is_symlink()  # generate left it alone
+
+
+def test_a_po_file_over_the_configured_limit_is_refused(run: Run, translated: Path) -> None:
+    (translated / "pyproject.toml").write_text(PYPROJECT + "max-input-mib = 1\n", "utf-8")
+    target = po(translated, "de")
+    target.write_bytes(target.read_bytes() + b"# padding\n" * 120_000)
+    before = target.read_bytes()
+    result = run("generate", cwd=translated)
+    assert_refused(result, PATH, "limit")
+    assert "max-input-mib" in result.err
+    assert target.read_bytes() == before
+
+
+# --- 8. internal errors on bad input --------------------------------------------------------
+
+
+def test_a_po_path_that_is_a_folder_is_a_diagnostic(run: Run, translated: Path) -> None:
+    target = po(translated, "de")
+    target.unlink()
+    target.mkdir()
+    for command in ("check", "generate"):
+        assert_refused(run(command, cwd=translated), PATH, "folder")
+    assert target.is_dir()
+
+
+def test_a_po_path_that_links_to_itself_is_a_diagnostic(run: Run, translated: Path) -> None:
+    target = po(translated, "de")
+    target.unlink()
+    target.symlink_to(target.name)
+    for command in ("check", "generate"):
+        assert_refused(run(command, cwd=translated), PATH, "symbolic link")
+    assert target.is_symlink()
+
+
+@pytest.mark.parametrize("digits", [4, 5000])
+def test_a_huge_nplurals_is_a_diagnostic(run: Run, translated: Path, digits: int) -> None:
+    target = po(translated, "de")
+    text = target.read_text("utf-8").replace("nplurals=2;", f"nplurals={'9' * digits};", 1)
+    target.write_text(text, "utf-8")
+    for command in ("check", "stats", "generate"):
+        result = run(command, cwd=translated)
+        assert result.code == (0 if command == "stats" else 1), (command, result.err)
+        assert "internal error" not in result.err
+    assert target.read_text("utf-8") == text
+
+
+# --- 10. translator comments are data -------------------------------------------------------
+
+COMMENTS = (
+    "# Checked against the glossary.\n"
+    "# Checked against the glossary.\n"
+    "#\n"
+    "#no space after the hash\n"
+    "#   indented, and spaces at the end   \n"
+    "#\ta tab\n"
+    "#\n"
+)
+
+
+def insert_before(text: str, context: str, lines: str) -> str:
+    """``lines`` put in front of the comments of the entry of ``context``."""
+    block = text.rindex("\n\n", 0, text.index(f'msgctxt "{context}"')) + 2
+    return text[:block] + lines + text[block:]
+
+
+def test_translator_comments_come_back_byte_for_byte(run: Run, translated: Path) -> None:
+    target = po(translated, "de")
+    text = insert_before(target.read_text("utf-8"), "DOOR_CLOSED", COMMENTS)
+    text = insert_before(text, "ITEMS_REFUSED", "# one\n# one\n#\n# one\n")
+    header = "# A header line a translator wrote twice.\n" * 2 + "#\n"
+    text = header + text
+    target.write_text(text, "utf-8")
+    assert run("generate", cwd=translated).code == 0
+    assert target.read_text("utf-8") == text
+    assert run("check", cwd=translated).code == 0
+
+
+def test_translator_comments_survive_a_reworded_and_a_removed_code(
+    run: Run, translated: Path
+) -> None:
+    target = po(translated, "de")
+    text = insert_before(target.read_text("utf-8"), "DOOR_CLOSED", COMMENTS)
+    text = insert_before(text, "ITEMS_REFUSED", "# two\n# two\n#\n")
+    target.write_text(text, "utf-8")
+    registry = translated / "codes.yaml"
+    registry.write_text(
+        registry.read_text("utf-8").replace("The door is closed.", "The door is shut."), "utf-8"
+    )
+    assert run("generate", cwd=translated).code == 0
+    merged = target.read_text("utf-8")
+    assert COMMENTS + "#. Layer: Front" in merged
+    assert '#, fuzzy\n#| msgid "The door is closed."\nmsgctxt "DOOR_CLOSED"' in merged
+    # ITEMS_REFUSED leaves the registry: its translation is kept as obsolete, with its notes
+    cut = registry.read_text("utf-8")
+    start = cut.index("  ITEMS_REFUSED:")
+    cut = cut[:start] + cut[cut.index("limits:") :]
+    registry.write_text(cut.replace("related: [DOOR_CLOSED]\n", ""), "utf-8")
+    assert run("generate", cwd=translated).code == 0
+    assert '# two\n# two\n#\n#~ msgctxt "ITEMS_REFUSED"' in target.read_text("utf-8")
+
+
+# --- 11. other tools' catalogs in the same folder ---------------------------------------------
+
+#: A catalog as pybabel writes it, in pybabel's default domain (messages).
+PYBABEL_PO = """\
+# German translations for shop.
+# Copyright (C) 2024 Shop Inc.
+# This file is distributed under the same license as the shop project.
+#
+msgid ""
+msgstr ""
+"Project-Id-Version: shop 1.0\\n"
+"Language: de\\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+"Generated-By: Babel 2.19.0\\n"
+
+#: shop/cart.py:12
+msgid "Your cart is empty."
+msgstr "Ihr Warenkorb ist leer."
+
+#: shop/cart.py:20
+#, python-format
+msgid "%(count)d item"
+msgid_plural "%(count)d items"
+msgstr[0] "%(count)d Artikel"
+msgstr[1] "%(count)d Artikel"
+"""
+PYBABEL_POT = PYBABEL_PO.replace("German translations", "Translations template").replace(
+    '"Language: de\\n"\n', ""
+)
+
+
+def test_another_tools_catalog_is_never_taken_over(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    theirs = {po(root, "de"): PYBABEL_PO, root / "locales" / "messages.pot": PYBABEL_POT}
+    for path, text in theirs.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, "utf-8")
+    checked = run("check", cwd=root)
+    assert checked.code == 1
+    for name in ("locales/messages.pot", PATH):
+        assert f"{name}:1:1: error:" in checked.err, checked.err
+    assert "messages-domain" in checked.err
+    generated = run("generate", cwd=root)
+    assert generated.code == 1 and "messages-domain" in generated.err
+    assert {p: p.read_text("utf-8") for p in theirs} == theirs
+    # Moving errorbook's domain out of the way leaves the team's files as they are.
+    (root / "pyproject.toml").write_text(PYPROJECT + "messages-domain = 'errors'\n", "utf-8")
+    assert run("generate", cwd=root).code == 0, run("generate", cwd=root).err
+    assert {p: p.read_text("utf-8") for p in theirs} == theirs
+    assert (
+        (root / "locales" / "errors.pot")
+        .read_text("utf-8")
+        .startswith("# Demo errors: template generated by errorbook")
+    )
+    assert 'msgctxt "DOOR_CLOSED"' in po(root, "de", "errors").read_text("utf-8")
+    assert (root / "demo_errors/locales/de/LC_MESSAGES/messages.mo").is_file()
+    assert run("check", cwd=root).code == 0
+    assert run("stats", cwd=root).code == 0
+
+
+def test_a_foreign_mo_file_is_not_taken_over(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    mo = root / "demo_errors" / "locales" / "de" / "LC_MESSAGES" / "messages.mo"
+    mo.parent.mkdir(parents=True)
+    mo.write_bytes(b"not errorbook's")
+    result = run("generate", cwd=root)
+    assert result.code == 1
+    assert "demo_errors/locales/de/LC_MESSAGES/messages.mo:1:1: error:" in result.err
+    assert "python-out" in result.err
+    assert mo.read_bytes() == b"not errorbook's"
+
+
+FOREIGN = """\
+#: shop/cart.py:12
+msgid "Your cart is empty."
+msgstr "Ihr Warenkorb ist leer."
+
+# kept as the team wrote it
+#, python-format
+msgctxt "menu"
+msgid "100% off"
+msgstr ""
+
+#~ msgid "An old one of theirs."
+#~ msgstr "Ein altes."
+"""
+
+
+def test_entries_errorbook_does_not_own_stay_in_a_file_it_owns(run: Run, translated: Path) -> None:
+    target = po(translated, "de")
+    target.write_text(target.read_text("utf-8") + "\n" + FOREIGN, "utf-8")
+    assert run("check", cwd=translated).code == 0  # not checked, and not stale either
+    assert run("generate", cwd=translated).out.startswith("0 files changed")
+    for block in FOREIGN.split("\n\n"):
+        assert block.strip() in target.read_text("utf-8"), block
+    registry = translated / "codes.yaml"
+    registry.write_text(
+        registry.read_text("utf-8").replace("The door is closed.", "The door is shut."), "utf-8"
+    )
+    assert run("generate", cwd=translated).code == 0
+    merged = target.read_text("utf-8")
+    for block in FOREIGN.split("\n\n"):
+        assert block.strip() in merged, block
+    assert run("check", cwd=translated).code == 0
+    assert run("generate", cwd=translated).out.startswith("0 files changed")
+
+
+def test_another_tools_entry_with_more_plural_forms_than_the_rule_stops_generate(
+    run: Run, translated: Path
+) -> None:
+    """errorbook writes its own Plural-Forms (two forms for German) into a file it keeps; an
+    entry of another tool with three forms, written back as it is, would make it unreadable."""
+    target = po(translated, "de")
+    text = target.read_text("utf-8").replace("nplurals=2;", "nplurals=3;", 1)
+    text += '\nmsgid "%d file"\nmsgid_plural "%d files"\n'
+    text += "".join(f'msgstr[{n}] "%d Datei{n}"\n' for n in range(3))
+    target.write_text(text, "utf-8")
+    result = run("generate", cwd=translated)
+    assert result.code == 1
+    assert "another tool's, and it has 3 plural forms" in result.err
+    assert target.read_text("utf-8") == text
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("messages-domain = '../x'", "'messages-domain' must be"),
+        ("docs-domain = 'a b'", "'docs-domain' must be"),
+        ("messages-domain = 'docs'", "differ"),
+        ("docs-domain = 3", "'docs-domain' must be"),
+    ],
+)
+def test_a_domain_name_must_be_a_plain_file_name(
+    run: Run, tmp_path: Path, line: str, words: str
+) -> None:
+    root = make_project(tmp_path / "p")
+    (root / "pyproject.toml").write_text(PYPROJECT + line + "\n", "utf-8")
+    result = run("check", cwd=root)
+    assert result.code == 2, result.err
+    assert words in result.err
+
+
+def test_every_context_errorbook_writes_is_one_it_owns() -> None:
+    registry = load_registry_text(REGISTRY, "codes.yaml")
+    surface = load_registry_text((ROOT / "codes.yaml").read_text("utf-8"), "codes.yaml")
+    for each in (registry, surface):
+        for domain in entries.DOMAINS:
+            for entry in entries.entries(each, domain):
+                assert entries.owns(domain, entry.context), (domain, entry.context)
+    assert not entries.owns("messages", None)
+    assert not entries.owns("messages", "menu")
+    assert not entries.owns("docs", "DOOR_CLOSED")
+
+
+def test_errorbooks_header_comments_carry_its_mark() -> None:
+    for text in catalog.HEADER_COMMENT.values():
+        assert any(mark in text for mark in catalog.MARKS), text

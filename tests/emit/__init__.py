@@ -1,0 +1,1 @@
+"""Tests of the emitters: the Python package and the site."""

@@ -1,0 +1,1 @@
+"""Tests of the pipeline: incremental runs and the writer's guarantees."""

@@ -1,0 +1,1 @@
+"""Tests of the registry package: loading, validation, compatibility."""

@@ -1,0 +1,466 @@
+"""Codes are forever: diffs between registry versions, version discipline, lifecycle, usage."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.registry import compat
+from generator.registry.validate import load_registry_text
+
+from ..conftest import MINIMAL, ROOT, Run, make_project
+from ..emit.test_emit_python import load_module
+
+BASE = MINIMAL  # version 1.2.0: DOOR_CLOSED (protocol), ITEMS_REFUSED (action, plural)
+
+
+def registry(text: str, name: str = "codes.yaml"):
+    return load_registry_text(text, name)
+
+
+def changes(old: str, new: str) -> list[compat.Change]:
+    return compat.diff(registry(old), registry(new))
+
+
+def bump(text: str, version: str) -> str:
+    return text.replace("version: 1.2.0", f"version: {version}", 1)
+
+
+Edit = Callable[[str], str]
+
+BREAKING: dict[str, tuple[Edit, str, str]] = {
+    "removed code": (
+        lambda t: (
+            t[: t.index("  DOOR_CLOSED:")]
+            + t[t.index("  ITEMS_REFUSED:") :].replace("    related: [DOOR_CLOSED]\n", "")
+        ),
+        "code",
+        "removed",
+    ),
+    "renamed code": (lambda t: t.replace("DOOR_CLOSED", "DOOR_SHUT"), "code", "removed"),
+    "changed layer": (
+        lambda t: t.replace(
+            "layer: front\n",
+            "layer: inner\n    shape: protocol\n    shape_reason: Kept as it was.\n",
+            1,
+        ),
+        "code",
+        "changed",
+    ),
+    "changed shape": (
+        lambda t: t.replace(
+            "    related: [DOOR_CLOSED]\n",
+            "    related: [DOOR_CLOSED]\n    shape: protocol\n"
+            "    shape_reason: Moved.\n    http: 409\n"
+            "    jsonrpc: -32051\n",
+        ),
+        "code",
+        "changed",
+    ),
+    "renamed placeholder": (
+        lambda t: t.replace("{who}", "{by}").replace("      who:", "      by:"),
+        "code",
+        "changed",
+    ),
+    "changed http": (lambda t: t.replace("http: 403", "http: 401"), "code", "changed"),
+    "changed jsonrpc": (
+        lambda t: t.replace("jsonrpc: -32050", "jsonrpc: -32052"),
+        "code",
+        "changed",
+    ),
+    "changed limit unit": (
+        lambda t: t.replace("unit: attempts", "unit: tries"),
+        "limit",
+        "changed",
+    ),
+    "narrowed limit range": (lambda t: t.replace("max: 5", "max: 4"), "limit", "changed"),
+    "removed adapter": (
+        lambda t: (
+            t[: t.index("adapters:")] + "adapters:\n  http:\n    title: H\n"
+            "    description: D.\n    protocol: P.\n    action: A.\n"
+        ),
+        "adapter",
+        "removed",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BREAKING))
+def test_each_breaking_rule_fires(case: str) -> None:
+    edit, entity, kind = BREAKING[case]
+    found = changes(BASE, edit(BASE))
+    breaking = [c for c in found if c.severity == "breaking"]
+    assert breaking, found
+    assert any(c.entity == entity and c.kind == kind for c in breaking), breaking
+    assert all(c.reason for c in found)
+    assert compat.required_version("1.2.0", found) == "2.0.0"
+
+
+def test_a_rename_is_named_as_such() -> None:
+    found = changes(BASE, BREAKING["renamed code"][0](BASE))
+    removed = next(c for c in found if c.kind == "removed")
+    assert removed.name == "DOOR_CLOSED" and "renamed to DOOR_SHUT?" in removed.reason
+
+
+def test_rewording_is_cosmetic_and_adding_is_compatible() -> None:
+    reworded = changes(BASE, BASE.replace("The door is closed.", "The door is shut."))
+    assert [(c.severity, c.field) for c in reworded] == [("cosmetic", "message")]
+    assert compat.required_version("1.2.0", reworded) == "1.2.1"
+    added = BASE.replace(
+        "limits:\n",
+        "  DOOR_LOCKED:\n    layer: front\n    message: Locked.\n"
+        "    meaning: Locked.\n    recovery: {kind: fix_client, steps: [Wait.]}\n"
+        "    retry: {policy: never}\n    http: 423\n    jsonrpc: -32053\n"
+        "    since: 1.3.0\nlimits:\n",
+        1,
+    )
+    found = changes(BASE, bump(added, "1.3.0"))
+    assert [(c.severity, c.kind, c.name) for c in found] == [("compatible", "added", "DOOR_LOCKED")]
+
+
+DEPRECATE = (
+    "    since: 1.0.0\n",
+    "    since: 1.0.0\n    deprecated: {since: 1.3.0, "
+    "replaced_by: ITEMS_REFUSED, reason: Doors are items now.}\n",
+)
+RETIRE = (
+    "    since: 1.0.0\n",
+    "    since: 1.0.0\n    deprecated: {since: 1.3.0, "
+    "replaced_by: ITEMS_REFUSED}\n    retired: {since: 1.4.0}\n",
+)
+
+
+def test_deprecating_then_retiring_passes_with_the_right_bumps(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p", BASE)
+    (root / "v1.yaml").write_text(BASE, "utf-8")
+    deprecated = bump(BASE.replace(*DEPRECATE), "1.3.0")
+    (root / "v2.yaml").write_text(deprecated, "utf-8")
+    retired = bump(BASE.replace(*RETIRE), "1.4.0")
+    (root / "codes.yaml").write_text(retired, "utf-8")
+    assert run("generate", cwd=root).code == 0
+    # v1 -> v2: a deprecation, compatible, with a minor bump.
+    result = run("diff", "v1.yaml", "v2.yaml", cwd=root)
+    assert result.code == 0 and "compatible deprecated code DOOR_CLOSED" in result.out
+    # v2 -> now: a retirement of a deprecated code, compatible, with a minor bump.
+    assert run("check", "--against", "v2.yaml", cwd=root).code == 0
+    # The same retirement with only a patch bump fails and says which version is needed.
+    (root / "codes.yaml").write_text(
+        bump(BASE.replace(*RETIRE), "1.3.1").replace(
+            "retired: {since: 1.4.0}", "retired: {since: 1.3.1}"
+        ),
+        "utf-8",
+    )
+    assert run("generate", cwd=root).code == 0
+    late = run("check", "--against", "v2.yaml", cwd=root)
+    assert late.code == 1
+    assert "needs version 1.4.0 or later, not 1.3.1; set registry.version: 1.4.0" in late.err
+
+
+def test_deprecation_then_retirement_seen_in_one_diff_is_compatible() -> None:
+    """From a version before both steps: deprecated in 1.3.0, retired in 1.4.0."""
+    found = changes(BASE, bump(BASE.replace(*RETIRE), "1.4.0"))
+    assert [(c.severity, c.kind) for c in found] == [
+        ("compatible", "deprecated"),
+        ("compatible", "retired"),
+    ]
+    # Deprecated and retired in the same release: no release ever warned.
+    same = BASE.replace(*RETIRE).replace("deprecated: {since: 1.3.0", "deprecated: {since: 1.4.0")
+    assert ("breaking", "retired") in [
+        (c.severity, c.kind) for c in changes(BASE, bump(same, "2.0.0"))
+    ]
+    # A deprecation dated back to 1.1.0, before OLD (1.2.0), which OLD does not have: never
+    # released, so the retirement warned no one.
+    backdated = BASE.replace(*RETIRE).replace(
+        "deprecated: {since: 1.3.0", "deprecated: {since: 1.1.0"
+    )
+    kinds = [(c.severity, c.kind) for c in changes(BASE, bump(backdated, "2.0.0"))]
+    assert ("breaking", "retired") in kinds
+
+
+def test_retiring_without_deprecation_is_breaking() -> None:
+    found = changes(
+        BASE,
+        bump(
+            BASE.replace("    since: 1.0.0\n", "    since: 1.0.0\n    retired: {since: 2.0.0}\n"),
+            "2.0.0",
+        ),
+    )
+    assert [(c.severity, c.kind) for c in found] == [("breaking", "retired")]
+
+
+def test_reusing_a_retired_name_is_breaking() -> None:
+    retired = bump(BASE.replace(*RETIRE), "1.4.0")
+    found = changes(retired, bump(BASE, "1.5.0"))
+    assert any(c.kind == "reused" and c.severity == "breaking" for c in found)
+
+
+def test_breaking_changes_need_a_major_bump(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p", BASE.replace("http: 403", "http: 401"))
+    (root / "old.yaml").write_text(BASE, "utf-8")
+    assert run("generate", cwd=root).code == 0
+    result = run("check", "--against", "old.yaml", cwd=root)
+    assert result.code == 1
+    assert (
+        "the changes since 1.2.0 are breaking, so the registry needs version 2.0.0 or "
+        "later, not 1.2.0; set registry.version: 2.0.0 in codes.yaml"
+    ) in result.err
+    diff = run("diff", "old.yaml", cwd=root)
+    assert diff.code == 1
+    assert "! breaking   changed    code DOOR_CLOSED http: 403 -> 401" in diff.out
+
+
+def test_a_new_code_must_say_since_the_new_version() -> None:
+    added = bump(
+        BASE.replace(
+            "limits:\n",
+            "  NEW_ONE:\n    layer: front\n    message: N.\n"
+            "    meaning: N.\n    recovery: {kind: fix_client, steps: [N.]}\n"
+            "    retry: {policy: never}\n    http: 400\n    jsonrpc: -32054\n"
+            "    since: 1.2.0\nlimits:\n",
+            1,
+        ),
+        "1.3.0",
+    )
+    old, new = registry(BASE), registry(added)
+    problems = compat.version_problems(old, new, compat.diff(old, new))
+    assert problems == ["code NEW_ONE is new in 1.3.0 but says since 1.2.0; set since: 1.3.0"]
+
+
+def test_diff_formats(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p", BASE.replace("The door is closed.", "Shut | *x*"))
+    (root / "old.yaml").write_text(BASE, "utf-8")
+    data = json.loads(run("diff", "old.yaml", "--format", "json", cwd=root).out)
+    assert set(data) == {
+        "old",
+        "new",
+        "breaking",
+        "required_version",
+        "version_problems",
+        "changes",
+    }
+    assert data["changes"][0] == {
+        "entity": "code",
+        "name": "DOOR_CLOSED",
+        "kind": "changed",
+        "severity": "cosmetic",
+        "reason": "UI copy only; translations become fuzzy",
+        "field": "message",
+        "old": "The door is closed.",
+        "new": "Shut | *x*",
+    }
+    markdown = run("diff", "old.yaml", "--format", "markdown", cwd=root).out
+    assert markdown.startswith("### Registry changes: 1.2.0 → 1.2.0")
+    assert "| cosmetic | code `DOOR_CLOSED` (message) |" in markdown
+    assert "Shut / *x*" in markdown  # a '|' cannot break the table
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", *args],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        env={
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@example.org",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@example.org",
+            "HOME": str(root),
+            "PATH": "/usr/bin:/bin",
+        },
+    )
+
+
+def test_diff_reads_git_revisions(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "repo", BASE)
+    git(root, "init", "-q")
+    git(root, "add", "codes.yaml", "pyproject.toml")
+    git(root, "commit", "-q", "-m", "v1")
+    (root / "codes.yaml").write_text(BASE.replace("http: 403", "http: 401"), "utf-8")
+    git(root, "commit", "-q", "-am", "v2")
+    result = run("diff", "HEAD~1", "HEAD", cwd=root)
+    assert result.code == 1 and result.out.startswith(
+        "HEAD~1:codes.yaml (1.2.0) -> HEAD:codes.yaml (1.2.0): 1 breaking"
+    )
+    assert run("diff", "HEAD", cwd=root).out.endswith("no changes\nrequired version: 1.2.0\n")
+    unknown = run("diff", "no-such-tag", cwd=root)
+    assert unknown.code == 2 and "cannot read codes.yaml at 'no-such-tag'" in unknown.err
+    # A mistyped file name reads as a revision too: the message says it is neither.
+    missing = run("diff", "old/codes.yaml", cwd=root)
+    assert missing.code == 2
+    assert "'old/codes.yaml' is neither a file nor a git revision" in missing.err
+    # A version that does not fit is a warning here (check --against fails on it), exit 0.
+    head = BASE.replace("http: 403", "http: 401")
+    (root / "codes.yaml").write_text(head.replace("The door", "This door"), "utf-8")
+    cosmetic = run("diff", "HEAD", cwd=root)
+    assert cosmetic.code == 0, cosmetic.out
+    assert "\nwarning: the changes since 1.2.0 are cosmetic" in cosmetic.out
+
+
+def test_diff_works_in_this_repository() -> None:
+    if subprocess.run(["git", "rev-parse", "HEAD~1"], cwd=ROOT, capture_output=True).returncode:
+        pytest.skip("a shallow clone has no HEAD~1")
+    result = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "errorbook"), "diff", "HEAD~1", "HEAD", "--format", "json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    assert json.loads(result.stdout)["new"]["source"] == "HEAD:codes.yaml"
+
+
+def test_retired_codes_keep_their_page_explain_and_constant(run: Run, tmp_path: Path) -> None:
+    text = bump(BASE.replace(*RETIRE), "1.4.0").replace(
+        "package: demo_errors", "package: life_errors"
+    )
+    root = make_project(tmp_path / "p", text)
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\n", "utf-8"
+    )
+    assert run("generate", cwd=root).code == 0
+    page = (root / "site/docs/en/codes/door_closed.md").read_text("utf-8")
+    assert '!!! danger "Retired since 1.4.0"' in page
+    table = (root / "site/docs/en/codes/index.md").read_text("utf-8")
+    assert "[DOOR\\_CLOSED](door_closed.md) (retired)" in table
+    explained = run("explain", "DOOR_CLOSED", cwd=root).out
+    assert "Status:   RETIRED since 1.4.0" in explained
+    assert json.loads(run("explain", "DOOR_CLOSED", "--format", "json", cwd=root).out)[
+        "retired"
+    ] == {"since": "1.4.0", "reason": None}
+    changelog = (root / "site/docs/en/changelog/1.4.0.md").read_text("utf-8")
+    assert "[DOOR\\_CLOSED](../codes/door_closed.md)" in changelog
+    module = load_module(root / "life_errors", "life_errors")
+    assert module.ErrorCode.DOOR_CLOSED.value == "DOOR_CLOSED"
+    assert module.CODES[module.ErrorCode.DOOR_CLOSED].retired_since == "1.4.0"
+    with pytest.raises(module.RetiredCode, match=r"retired since 1\.4\.0"):
+        module.failure("DOOR_CLOSED")
+    # Old envelopes with the code still classify as what they are.
+    old = module.classify({"ok": False, "error": {"code": "DOOR_CLOSED"}})
+    assert old.code is module.ErrorCode.DOOR_CLOSED
+
+
+def test_deprecated_codes_warn_when_built(run: Run, tmp_path: Path) -> None:
+    text = bump(BASE.replace(*DEPRECATE), "1.3.0").replace(
+        "package: demo_errors", "package: old_errors"
+    )
+    root = make_project(tmp_path / "p", text)
+    assert run("generate", cwd=root).code == 0
+    module = load_module(root / "old_errors", "old_errors")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module.failure("DOOR_CLOSED")
+    assert [str(w.message) for w in caught] == [
+        "DOOR_CLOSED is deprecated since 1.3.0; use ITEMS_REFUSED"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            ("    since: 1.0.0\n", "    since: 1.0.0\n    deprecated: {since: 0.9.0}\n"),
+            "code DOOR_CLOSED is deprecated since 0.9.0, before it was introduced (1.0.0)",
+        ),
+        (
+            (
+                "    since: 1.0.0\n",
+                "    since: 1.0.0\n    deprecated: {since: 1.1.0, replaced_by: NOPE}\n",
+            ),
+            "code DOOR_CLOSED names code 'NOPE' in 'replaced_by', but no such code is defined",
+        ),
+        (
+            (
+                "    since: 1.0.0\n",
+                "    since: 1.0.0\n    deprecated: {since: 1.1.0}\n    retired: {since: 1.0.5}\n",
+            ),
+            "code DOOR_CLOSED is retired since 1.0.5, before it was deprecated (1.1.0)",
+        ),
+        (
+            ("    since: 1.0.0\n", "    since: 1.0.0\n    retired: {since: 3.0.0}\n"),
+            "code DOOR_CLOSED is retired since 3.0.0, after the registry's version 1.2.0",
+        ),
+    ],
+)
+def test_lifecycle_dates_are_checked(edit: tuple[str, str], message: str) -> None:
+    from generator.diagnostics import InvalidInput
+
+    with pytest.raises(InvalidInput) as info:
+        registry(BASE.replace(*edit))
+    assert message in info.value.diagnostics.render()
+
+
+APP = """\
+from demo_errors import ErrorCode, classify, failure
+
+
+def handle(envelope):
+    outcome = classify(envelope)
+    if outcome.code is ErrorCode.DOOR_CLOSED:
+        return "closed"
+    if outcome.raw_code == "DOOR_OPENED":  # not compared with .code: not a use
+        return "?"
+    if envelope["error"]["code"] in ("DOOR_JAMMED", "DOOR_CLOSED"):
+        return "jammed"
+    return failure("DOOR_CLOSED")
+"""
+
+
+def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p", BASE)
+    assert run("generate", cwd=root).code == 0
+    (root / "app").mkdir()
+    (root / "app" / "main.py").write_text(APP, "utf-8")
+    (root / "app" / "broken.py").write_text("def (:\n", "utf-8")
+    result = run("usage", "app", cwd=root)
+    assert result.code == 1
+    assert (
+        "app/main.py:10:38: error: 'DOOR_JAMMED' is not a code of codes.yaml (compared with .code)"
+    ) in result.out
+    assert "codes.yaml:33:3: error: ITEMS_REFUSED is never used in 2 scanned files" in result.out
+    assert "app/broken.py:1:5: error: cannot parse" in result.out
+    assert "DOOR_OPENED" not in result.out
+    data = json.loads(run("usage", "app", "--format", "json", cwd=root).out)
+    assert [u["name"] for u in data["undefined"]] == ["DOOR_JAMMED"]
+    assert data["unused"] == ["ITEMS_REFUSED"]
+    (root / "app" / "broken.py").unlink()
+    (root / "app" / "main.py").write_text(APP.replace("DOOR_JAMMED", "ITEMS_REFUSED"), "utf-8")
+    assert run("usage", "app", cwd=root).code == 0
+    assert run("usage", "nowhere", cwd=root).code == 2
+
+
+def test_usage_columns_count_characters_not_bytes(run: Run, tmp_path: Path) -> None:
+    """ast counts UTF-8 bytes; an editor, and every other diagnostic here, characters."""
+    root = make_project(tmp_path / "p", BASE)
+    assert run("generate", cwd=root).code == 0
+    (root / "app").mkdir()
+    line = 'label = "Tür € 😀"; jammed = result.code == "DOOR_JAMMED"'
+    (root / "app" / "main.py").write_text(f"result = None\n{line}\n", "utf-8")
+    out = run("usage", "app", cwd=root).out
+    column = line.index('"DOOR_JAMMED"') + 1  # 6 more in bytes
+    assert f"app/main.py:2:{column}: error: 'DOOR_JAMMED'" in out, out
+
+
+def test_check_against_reports_the_version_when_outputs_are_stale_too(
+    run: Run, tmp_path: Path
+) -> None:
+    """Both problems at once: stale outputs do not hide the version the changes need."""
+    root = make_project(tmp_path / "p", BASE.replace("http: 403", "http: 401"))
+    (root / "old.yaml").write_text(BASE, "utf-8")
+    result = run("check", "--against", "old.yaml", cwd=root)  # nothing generated yet
+    assert result.code == 1
+    assert "run `errorbook generate` to update" in result.out
+    assert "needs version 2.0.0 or later, not 1.2.0" in result.err
+    # nor does a PO file that cannot be read
+    assert run("generate", cwd=root).code == 0
+    path = root / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    path.write_text(path.read_text("utf-8") + "\nnonsense\n", "utf-8")
+    unreadable = run("check", "--against", "old.yaml", cwd=root)
+    assert unreadable.code == 1
+    assert "unknown keyword 'nonsense'" in unreadable.err
+    assert "needs version 2.0.0 or later, not 1.2.0" in unreadable.err

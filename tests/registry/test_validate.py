@@ -1,0 +1,172 @@
+"""The Surface registry itself, and the facts the validator derives from a registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.diagnostics import InvalidInput
+from generator.registry.model import Actor, RetryPolicy, Shape
+from generator.registry.validate import load_registry, load_registry_text
+
+from ..conftest import MINIMAL, ROOT
+
+SEED_CODES = {
+    "NOT_CONFIGURED": "configuration",
+    "MODEL_BASE_URL_MISSING": "configuration",
+    "INVALID_REQUEST": "protocol",
+    "PROTOCOL_VERSION_UNSUPPORTED": "protocol",
+    "CAPABILITY_NOT_EXPOSED": "protocol",
+    "ACTION_NOT_FOUND": "execution",
+    "ACTION_UNAVAILABLE": "execution",
+    "PERMISSION_DENIED": "execution",
+    "INVALID_PARAMS": "execution",
+    "EXECUTION_FAILED": "execution",
+    "EXPECTATION_FAILED": "execution",
+    "LLM_FAILED": "model_network",
+}
+
+
+@pytest.fixture(scope="module")
+def surface():
+    return load_registry(ROOT / "codes.yaml", "codes.yaml")
+
+
+def test_surface_has_every_seed_code_in_its_layer(surface) -> None:
+    layers = {code.name: code.layer for code in surface.codes}
+    for name, layer in SEED_CODES.items():
+        assert layers[name] == layer, name
+
+
+def test_surface_has_retry_exhaustion_and_timeout_codes(surface) -> None:
+    model = {c.name: c for c in surface.codes_in("model_network")}
+    exhausted = model["LLM_RETRIES_EXHAUSTED"]
+    assert exhausted.message.count == "attempts"
+    assert "llm_timeout" in model["LLM_TIMEOUT"].limits
+
+
+def test_surface_layers_and_actors(surface) -> None:
+    assert [(x.id, x.actor, x.shape) for x in surface.layers] == [
+        ("configuration", Actor.DEPLOYMENT, Shape.PROTOCOL),
+        ("protocol", Actor.CLIENT, Shape.PROTOCOL),
+        ("execution", Actor.PAGE, Shape.ACTION),
+        ("model_network", Actor.PROVIDER, Shape.PROTOCOL),
+    ]
+
+
+def test_codes_beyond_the_seed_say_why_they_exist(surface) -> None:
+    for code in surface.codes:
+        if code.name not in SEED_CODES and code.name not in (
+            "LLM_RETRIES_EXHAUSTED",
+            "LLM_TIMEOUT",
+        ):
+            assert code.rationale, f"{code.name} needs a rationale"
+
+
+def test_seed_recovery_rules_hold(surface) -> None:
+    kinds = {c.name: c.recovery.kind for c in surface.codes}
+    assert kinds["ACTION_NOT_FOUND"] == "reread_page"
+    assert kinds["ACTION_UNAVAILABLE"] == "satisfy_precondition"
+    assert kinds["INVALID_PARAMS"] == "correct_input"
+    assert kinds["PERMISSION_DENIED"] == "ask_user"
+    assert kinds["EXPECTATION_FAILED"] == "inspect_page"
+    llm = surface.code("LLM_FAILED")
+    assert llm.retry.policy is RetryPolicy.BOUNDED and llm.retry.limit == "llm_retry_attempts"
+    assert "request_id" in llm.placeholder_names
+    assert surface.code("PERMISSION_DENIED").retry.policy is RetryPolicy.NEVER
+
+
+def test_every_limit_involves_a_code_and_its_default_is_in_range(surface) -> None:
+    for limit in surface.limits:
+        assert surface.produced_by(limit.id), limit.id
+        assert limit.minimum <= limit.default <= limit.maximum
+
+
+def test_shape_follows_the_layer_unless_overridden(surface) -> None:
+    for code in surface.codes:
+        layer = surface.layer(code.layer)
+        assert (code.shape is layer.shape) != bool(code.shape_reason), code.name
+
+
+def test_protocol_codes_map_to_transport_errors_and_action_codes_ride_on_200(surface) -> None:
+    for code in surface.codes:
+        if code.shape is Shape.PROTOCOL:
+            assert 400 <= code.http_status <= 599 and code.jsonrpc is not None
+        else:
+            assert code.http_status == 200 and code.jsonrpc is None
+    numbers = [c.jsonrpc for c in surface.codes if c.jsonrpc is not None]
+    assert len(numbers) == len(set(numbers)), "each JSON-RPC number names one code"
+
+
+def test_minimal_registry_resolves_derived_facts() -> None:
+    registry = load_registry_text(MINIMAL, "demo.yaml")
+    items = registry.code("ITEMS_REFUSED")
+    assert items.shape is Shape.ACTION  # from its layer
+    assert items.limits == ("attempts",)  # the retry limit counts as involved
+    assert items.message.forms == (
+        "{count} item was refused by {who}.",
+        "{count} items were refused by {who}.",
+    )
+    assert registry.produced_by("attempts") == (items,)
+    assert registry.docs_url(items) == "https://docs.example.org/errors/en/codes/items_refused/"
+    assert registry.docs_url(items, "de").endswith("/de/codes/items_refused/")
+
+
+def test_text_survives_exactly() -> None:
+    hostile = r"""Quote \" apostrophe ' back\\slash tab\t new\nline \u202e bidi ünï 😀 \"\"\""""
+    text = MINIMAL.replace("message: The door is closed.", f'message: "{hostile}"')
+    registry = load_registry_text(text, "demo.yaml")
+    assert registry.code("DOOR_CLOSED").message.text == (
+        'Quote " apostrophe \' back\\slash tab\t new\nline \u202e bidi ünï 😀 """'
+    )
+
+
+def test_all_problems_are_reported_in_one_run(tmp_path: Path) -> None:
+    text = (
+        MINIMAL.replace("layer: front", "layer: frnt")
+        .replace("default: 3", "default: 9")
+        .replace("related: [DOOR_CLOSED]", "related: [DOOR_CLOSD]")
+    )
+    with pytest.raises(InvalidInput) as info:
+        load_registry_text(text, "demo.yaml")
+    rendered = info.value.diagnostics.render().splitlines()
+    assert len(rendered) == 3
+    assert "names layer 'frnt'" in rendered[0] and "did you mean 'front'?" in rendered[0]
+    assert "names code 'DOOR_CLOSD'" in rendered[1]
+    assert "default 9 of limit 'attempts' is outside its range 1..5" in rendered[2]
+
+
+def test_reserved_placeholder_names_are_the_keywords_of_the_runtime() -> None:
+    """Placeholders travel as keyword arguments (``**params``) of the generated functions; a
+    placeholder named like another keyword of such a function could never be passed. The names
+    the validator reserves are exactly those keywords, read from the generated signatures,
+    except the ones that fill a placeholder of the same name."""
+    import inspect
+
+    import surface_errors as se
+    from generator.registry.validate import RESERVED_PLACEHOLDERS, SHARED_PLACEHOLDERS
+
+    def functions(owner: object, module: str) -> list[Callable[..., object]]:
+        found: list[Callable[..., object]] = []
+        for value in vars(owner).values():
+            if inspect.isfunction(value) and value.__module__ == module:
+                found.append(value)
+            elif inspect.isclass(value) and value.__module__ == module:
+                found += functions(value, module)
+        return found
+
+    keywords: set[str] = set()
+    for module in (se.codes, se.envelope, se.i18n, se.wire):
+        for function in functions(module, module.__name__):
+            parameters = inspect.signature(function).parameters.values()
+            if any(p.kind is p.VAR_KEYWORD for p in parameters):
+                keywords |= {
+                    p.name
+                    for p in parameters
+                    if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                }
+    assert "instance" in keywords  # to_problem's own
+    assert keywords == set(RESERVED_PLACEHOLDERS) | set(SHARED_PLACEHOLDERS)
+    assert not set(RESERVED_PLACEHOLDERS) & set(SHARED_PLACEHOLDERS)

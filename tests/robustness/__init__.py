@@ -1,0 +1,1 @@
+"""The slow suites: fuzzing, properties, crashes, hostile input."""

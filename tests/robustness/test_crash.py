@@ -1,0 +1,186 @@
+"""Crash safety: killed, concurrent and failing runs leave every output old or new, never torn."""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.diagnostics import InvalidInput
+from generator.pipeline import output
+from generator.registry import validate
+from generator.registry.loader import MAX_BYTES
+
+from ..conftest import MINIMAL, ROOT, Run, make_project
+
+KILLS = int(os.environ.get("ERRORBOOK_KILLS", "50"))
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    skip = {"__pycache__", ".errorbook-cache"}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and not skip & set(p.parts) and p.name != output.LOCK
+    }
+
+
+def generate(root: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", "generate"],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def versions(tmp_path: Path) -> tuple[Path, dict[str, bytes], dict[str, bytes], str]:
+    """A project generated at version A, and what generating version B writes."""
+    site = "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\n"
+    b_text = (
+        MINIMAL.replace("The door is closed.", "The door is shut.")
+        .replace("Nobody is let in.", "Nobody gets in.")
+        .replace("DOOR_CLOSED", "DOOR_SHUT")
+    )
+    built = {}
+    for name, text in (("a", MINIMAL), ("b", b_text)):
+        root = make_project(tmp_path / name, text)
+        (root / "pyproject.toml").write_text(site, "utf-8")
+        (root / "site").mkdir()
+        assert generate(root).wait() == 0
+        built[name] = root
+    return built["a"], snapshot(built["a"]), snapshot(built["b"]), b_text
+
+
+def test_killed_at_random_points_no_file_is_torn(tmp_path: Path) -> None:
+    base, before, after, b_text = versions(tmp_path)
+    rng = random.Random(20261130)
+    start = time.perf_counter()
+    assert generate(base).wait() == 0
+    full = time.perf_counter() - start  # how long a no-op run takes here, for the kill window
+    torn: list[str] = []
+    for attempt in range(KILLS):
+        work = tmp_path / f"kill-{attempt}"
+        shutil.copytree(base, work)
+        (work / "codes.yaml").write_text(b_text, "utf-8")
+        process = generate(work)
+        time.sleep(rng.uniform(0.0, max(full, 0.2) * 1.5))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        for name, data in snapshot(work).items():
+            if name in ("codes.yaml", "pyproject.toml") or name.endswith(".tmp"):
+                continue
+            if data != before.get(name) and data != after.get(name):
+                torn.append(f"attempt {attempt}: {name}")
+        # A rerun finishes the job: the tree is exactly version B, leftovers swept.
+        assert generate(work).wait() == 0
+        final = {k: v for k, v in snapshot(work).items() if k != "codes.yaml"}
+        assert final == {k: v for k, v in after.items() if k != "codes.yaml"}, attempt
+        shutil.rmtree(work)
+    assert torn == []
+
+
+def test_a_second_run_while_one_holds_the_lock_says_so(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    import fcntl
+
+    with open(root / output.LOCK, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        result = run("generate", cwd=root)
+    assert result.code == 1
+    assert "another errorbook is already running" in result.err
+    assert not (root / "demo_errors").exists()
+    assert run("generate", cwd=root).code == 0  # the lock went with its holder
+
+
+def test_two_runs_at_once_end_consistent(tmp_path: Path) -> None:
+    base, _, after, b_text = versions(tmp_path)
+    (base / "codes.yaml").write_text(b_text, "utf-8")
+    first, second = generate(base), generate(base)
+    codes = {first.wait(), second.wait()}
+    assert 0 in codes and codes <= {0, 1}
+    assert generate(base).wait() == 0
+    assert {k: v for k, v in snapshot(base).items() if k != "codes.yaml"} == {
+        k: v for k, v in after.items() if k != "codes.yaml"
+    }
+
+
+@pytest.mark.parametrize("error", [errno.ENOSPC, errno.EACCES, errno.EROFS])
+def test_a_full_or_read_only_disk_leaves_what_was_there(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: int
+) -> None:
+    root = make_project(tmp_path / "p")
+    assert run("generate", cwd=root).code == 0
+    before = snapshot(root)
+    (root / "codes.yaml").write_text(MINIMAL.replace("The door is closed.", "Shut."), "utf-8")
+    real = output._replace
+    calls = {"n": 0}
+
+    def failing(path: Path, data: bytes) -> None:
+        calls["n"] += 1
+        if calls["n"] >= 2:
+            raise OSError(error, os.strerror(error))
+        real(path, data)
+
+    monkeypatch.setattr(output, "_replace", failing)
+    result = run("generate", cwd=root)
+    assert result.code == 1 and "Traceback" not in result.err
+    assert "cannot write: " + os.strerror(error) in result.err
+    assert "run `errorbook generate` again" in result.err
+    now = snapshot(root)
+    changed = [name for name in now if now[name] != before.get(name) and name != "codes.yaml"]
+    assert len(changed) == 1  # the one file written before the failure, complete
+    assert not list(root.rglob(".*.tmp"))
+
+
+def test_leftover_temporary_files_are_swept(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p")
+    assert run("generate", cwd=root).code == 0
+    leftover = root / "demo_errors" / ".codes.py.errorbook-abc123.tmp"  # as _replace names it
+    leftover.write_bytes(b"half")
+    assert run("generate", "--force", cwd=root).code == 0
+    assert not leftover.exists()
+
+
+def test_a_huge_registry_is_refused_quickly(tmp_path: Path) -> None:
+    huge = tmp_path / "codes.yaml"
+    with huge.open("wb") as stream:
+        stream.write(b"registry:\n  description: '" + b"x" * (100 * 1024 * 1024) + b"'\n")
+    start = time.perf_counter()
+    with pytest.raises(InvalidInput) as info:
+        validate.load_registry(huge, "codes.yaml")
+    assert time.perf_counter() - start < 30  # a hang guard, not a benchmark
+    assert f"larger than {MAX_BYTES // (1024 * 1024)} MiB" in info.value.diagnostics.render()
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("The door is closed.", "x" * 2001), "more than the 2,000 a UI message may have"),
+        (("Nobody is let in.", "y" * 20001), "more than the 20,000 allowed"),
+    ],
+)
+def test_documented_maximums(edit: tuple[str, str], message: str) -> None:
+    with pytest.raises(InvalidInput) as info:
+        validate.load_registry_text(MINIMAL.replace(*edit), "r.yaml")
+    assert message in info.value.diagnostics.render()
+
+
+def test_too_many_locales_and_codes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(validate, "MAX_LOCALES", 0)
+    monkeypatch.setattr(validate, "MAX_CODES", 1)
+    with pytest.raises(InvalidInput) as info:
+        validate.load_registry_text(MINIMAL, "r.yaml")
+    assert (
+        "the registry has 2 codes, more than the 1 errorbook handles"
+        in info.value.diagnostics.render()
+    )

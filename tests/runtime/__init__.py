@@ -1,0 +1,1 @@
+"""Tests of the generated runtime package, as its users call it."""

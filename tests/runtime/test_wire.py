@@ -1,0 +1,321 @@
+"""One entry, every wire: each projection of each code round-trips back to the code."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+import surface_errors as se
+
+from ..conftest import ROOT
+
+SCHEMAS = ROOT / "surface_errors" / "schemas"
+TSC = ROOT / "ts" / "node_modules" / ".bin" / "tsc"
+
+
+def params_for(code: se.ErrorCode) -> dict[str, Any]:
+    info = se.CODES[code]
+    return {
+        name: (3 if name == info.count else f"v-{name}")
+        for name in info.placeholders
+        if name != "request_id"
+    }
+
+
+def envelope(code: se.ErrorCode) -> se.Envelope:
+    return se.failure(code, request_id="req-42", **params_for(code))
+
+
+def schema(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SCHEMAS / f"{name}.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(data)
+    return data
+
+
+def test_codes_json_validates_against_its_schema() -> None:
+    data = json.loads((ROOT / "surface_errors" / "codes.json").read_text("utf-8"))
+    jsonschema.validate(data, schema("codes"), format_checker=jsonschema.FormatChecker())
+    assert [c["code"] for c in data["codes"]] == [c.value for c in se.ErrorCode]
+    assert data["registry"]["version"] == se.REGISTRY_VERSION
+
+
+@pytest.mark.parametrize("code", list(se.ErrorCode), ids=lambda c: c.value)
+def test_sample_envelopes_validate_against_their_shape_only(code: se.ErrorCode) -> None:
+    sample = envelope(code)
+    own, other = (
+        ("protocol", "action")
+        if se.CODES[code].shape is se.Shape.PROTOCOL
+        else ("action", "protocol")
+    )
+    jsonschema.validate(sample, schema(f"{own}-envelope"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(sample, schema(f"{other}-envelope"))
+
+
+@pytest.mark.parametrize("code", list(se.ErrorCode), ids=lambda c: c.value)
+def test_every_projection_round_trips(code: se.ErrorCode) -> None:
+    info = se.CODES[code]
+    sample = envelope(code)
+    # Python API
+    assert se.classify(sample).code is code
+    # Problem Details
+    problem = se.problem_from_envelope(sample, "de")
+    assert se.from_problem(problem) is code
+    assert se.from_problem({"type": problem["type"]}) is code
+    assert se.from_problem({"type": f"{problem['type']}x"}) is None
+    assert se.from_problem({"type": [problem["type"]]}) is None  # not a string, not hashable
+    assert problem["type"] == info.docs_url and problem["request_id"] == "req-42"
+    assert ("status" in problem) == (info.shape is se.Shape.PROTOCOL)
+    # gRPC-style details
+    details: list[Any] = se.to_error_details(code, "ja", request_id="req-42", **params_for(code))
+    assert se.from_error_details(details) is code
+    kinds = [d["@type"].rsplit(".", 1)[1] for d in details]
+    assert kinds[0] == "ErrorInfo" and kinds[-2:] == ["Help", "LocalizedMessage"]
+    assert ("RetryInfo" in kinds) == (info.retry is se.Retry.BOUNDED)
+    # HTTP
+    status, headers, body = se.to_http(sample)
+    assert status == info.http_status and headers["Content-Type"].startswith("application/json")
+    assert se.from_http(status, body).code is code
+    # MCP
+    reply: Any = se.to_mcp(sample, 7)
+    again = se.from_mcp(json.loads(json.dumps(reply)))
+    assert again.code is code and again.outcome is se.classify(sample).outcome
+    data = (
+        reply["error"]["data"]
+        if "error" in reply
+        else reply["result"]["structuredContent"]["result"]["error"]
+    )
+    assert data["recovery"] == se.recovery_hint(code)
+    assert data["retry_allowed"] is se.retry_allowed(code)
+    assert data["request_id"] == "req-42"
+    # A model's tool result
+    result: Any = se.to_tool_result(sample)
+    assert result["isError"] is True and se.from_tool_result(result) is code
+    text_only = {"content": result["content"]}
+    assert se.from_tool_result(text_only) is code
+    text = result["content"][0]["text"]
+    assert se.recovery_hint(code) in text and "Request id: req-42" in text
+
+
+def test_problem_details_for_a_protocol_failure() -> None:
+    problem = se.to_problem("LLM_TIMEOUT", "de", seconds=60)
+    assert problem == {
+        "type": "https://docs.surface.example/errors/en/codes/llm_timeout/",
+        "title": se.Translator("de").template("LLM_TIMEOUT", 60),
+        "detail": se.message("LLM_TIMEOUT", "de", seconds=60),
+        "status": 504,
+        "code": "LLM_TIMEOUT",
+        "layer": "model_network",
+        "retry": "bounded",
+    }
+    assert "{seconds}" in str(problem["title"]) and "60" in str(problem["detail"])
+
+
+def test_retry_info_carries_the_delay() -> None:
+    waited: list[Any] = se.to_error_details("LLM_RATE_LIMITED", retry_after=20)
+    assert {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "20s"} in waited
+    backoff: list[Any] = se.to_error_details("LLM_FAILED", request_id="r")
+    assert {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "0.500s"} in backoff
+    info = backoff[0]
+    assert info["domain"] == "surface.example" and info["metadata"]["max_attempts"] == "3"
+
+
+def test_inconsistent_wires_are_refused() -> None:
+    with pytest.raises(se.MalformedEnvelope):
+        se.from_http(200, json.dumps({"ok": False, "error": {"code": "INVALID_REQUEST"}}).encode())
+    with pytest.raises(se.MalformedEnvelope):
+        se.from_http(500, b"not json")
+    with pytest.raises(se.MalformedEnvelope):
+        se.from_mcp({"jsonrpc": "2.0", "id": 1})
+    assert (
+        se.from_error_details(
+            [
+                {
+                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                    "reason": "INVALID_REQUEST",
+                    "domain": "elsewhere",
+                }
+            ]
+        )
+        is None
+    )
+
+
+def deep_envelope(depth: int) -> bytes:
+    """A protocol failure whose arrays and objects nest ``depth`` levels in all."""
+    arrays = depth - 3  # the envelope, its error and the error's params are three levels
+    params = '{"x": ' + "[" * arrays + "]" * arrays + "}"
+    return (
+        '{"ok": false, "error": {"code": "INVALID_REQUEST", "params": ' + params + "}}"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 1000,
+        b"[" * 200_000,
+        b'{"a":' * 5000,
+        b'{"a": [' * 3000,
+        b"\xff\xfe" + "[".encode("utf-16-le") * 1000,
+    ],
+    ids=["1000 brackets", "200000 brackets", "nested objects", "objects and arrays", "utf-16"],
+)
+def test_from_http_refuses_deep_nesting_as_malformed(body: bytes) -> None:
+    with pytest.raises(se.MalformedEnvelope):
+        se.from_http(500, body)
+
+
+def test_from_http_reads_nesting_up_to_its_documented_limit() -> None:
+    limit = se.wire.MAX_JSON_DEPTH
+    assert str(limit) in (se.from_http.__doc__ or "")
+    assert se.from_http(400, deep_envelope(limit)).code is se.ErrorCode.INVALID_REQUEST
+    with pytest.raises(se.MalformedEnvelope, match=f"deeper than {limit}"):
+        se.from_http(400, deep_envelope(limit + 1))
+    assert se.from_http(400, deep_envelope(limit + 1), max_depth=limit + 1).known
+    # Brackets inside strings, escaped quotes among them, are text, not nesting.
+    text = "[" * 5000 + '\\"' + "{" * 5000 + "\\\\"
+    body = json.dumps({"ok": False, "error": {"code": "INVALID_REQUEST", "message": text}})
+    assert se.from_http(400, body.encode()).message == json.loads(body)["error"]["message"]
+    # Many brackets side by side are not depth: four levels here, however many arrays.
+    wide = {"ok": False, "error": {"code": "INVALID_REQUEST", "params": {"x": [[]] * 1000}}}
+    assert se.from_http(400, json.dumps(wide).encode(), max_depth=5).known
+    with pytest.raises(se.MalformedEnvelope, match="deeper than 4"):
+        se.from_http(400, json.dumps(wide).encode(), max_depth=4)
+
+
+def test_from_http_bounds_the_body_size() -> None:
+    limit = se.wire.MAX_BODY_BYTES
+    assert f"{limit:,}" in (se.from_http.__doc__ or "")
+    body = json.dumps({"ok": False, "error": {"code": "INVALID_REQUEST"}}).encode()
+    padded = body + b" " * (limit - len(body))
+    assert se.from_http(400, padded).known
+    with pytest.raises(se.MalformedEnvelope, match="more than"):
+        se.from_http(400, padded + b" ")
+    assert se.from_http(400, padded + b" ", max_bytes=limit + 1).known
+
+
+#: google.protobuf.Duration as JSON writers produce it: 0, 3, 6 or 9 fractional digits.
+DURATION_JSON = re.compile(r"-?(0|[1-9][0-9]*)(\.([0-9]{3}){1,3})?s\Z")
+
+
+def retry_delay(details: list[Any]) -> object:
+    (delay,) = [d["retryDelay"] for d in details if d["@type"].endswith(".RetryInfo")]
+    return delay
+
+
+@pytest.mark.parametrize(
+    ("seconds", "expected"),
+    [
+        (0, "0s"),
+        (20, "20s"),
+        (1_000_000, "1000000s"),
+        (1_234_567, "1234567s"),
+        (315_576_000_000, "315576000000s"),
+    ],
+)
+def test_retry_after_is_written_as_a_protobuf_duration(seconds: int, expected: str) -> None:
+    assert retry_delay(se.to_error_details("LLM_RATE_LIMITED", retry_after=seconds)) == expected
+
+
+@pytest.mark.parametrize(
+    "seconds",
+    [-5, -1, 315_576_000_001, 10**400, 10**5000, -(10**5000)],
+    ids=["-5", "-1", "one second too long", "10**400", "10**5000", "-10**5000"],
+)
+def test_a_retry_delay_no_duration_can_hold_is_refused(seconds: int) -> None:
+    with pytest.raises(ValueError, match="LLM_RATE_LIMITED: retry_after"):
+        se.to_error_details("LLM_RATE_LIMITED", retry_after=seconds)
+
+
+@pytest.mark.parametrize(
+    ("nanos", "expected"),
+    [
+        (0, "0s"),
+        (500_000_000, "0.500s"),
+        (1_500_000, "0.001500s"),
+        (1_000_000_001, "1.000000001s"),
+        (3_000_340_012, "3.000340012s"),
+        (-500_000_000, "-0.500s"),
+        (-2_000_000_000, "-2s"),
+        (315_576_000_000 * 10**9, "315576000000s"),
+        (-315_576_000_000 * 10**9, "-315576000000s"),
+    ],
+)
+def test_durations_take_the_protobuf_json_form(nanos: int, expected: str) -> None:
+    assert se.wire._duration_json(nanos) == expected
+    assert DURATION_JSON.match(expected)
+
+
+@pytest.mark.parametrize("nanos", [315_576_000_000 * 10**9 + 1, -315_576_000_000 * 10**9 - 1])
+def test_a_duration_out_of_range_is_refused(nanos: int) -> None:
+    with pytest.raises(ValueError, match="315576000000"):
+        se.wire._duration_json(nanos)
+
+
+def test_every_retry_delay_is_a_protobuf_duration() -> None:
+    for code, info in se.CODES.items():
+        if info.retry is se.Retry.BOUNDED:
+            delay = retry_delay(se.to_error_details(code, request_id="r", **params_for(code)))
+            assert isinstance(delay, str) and DURATION_JSON.match(delay), (code, delay)
+
+
+BAD = """import type { SurfaceResult } from "{module}";
+declare const r: SurfaceResult<{ value: number }>;
+if (r.ok) {
+  console.log(r.result.value);
+}
+"""
+GOOD = """import type { SurfaceResult } from "{module}";
+declare const r: SurfaceResult<{ value: number }>;
+if (r.ok && r.result.error === undefined) {
+  console.log(r.result.value);
+}
+"""
+
+
+def tsc(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
+    if not TSC.exists():
+        if os.environ.get("CI"):
+            pytest.fail("`make ts-test` installs TypeScript before the Python tests run")
+        pytest.skip("TypeScript is not installed (run `make ts-test`)")
+    module = (ROOT / "ts" / "src" / "surface_errors" / "index.js").as_posix()
+    (tmp_path / "check.ts").write_text(source.replace("{module}", module), "utf-8")
+    return subprocess.run(
+        [
+            str(TSC),
+            "--strict",
+            "--noEmit",
+            "--target",
+            "es2022",
+            "--module",
+            "nodenext",
+            "--moduleResolution",
+            "nodenext",
+            "--types",
+            "node",
+            "--typeRoots",
+            str(ROOT / "ts" / "node_modules" / "@types"),
+            str(tmp_path / "check.ts"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+
+
+def test_reading_value_after_checking_only_ok_does_not_compile(tmp_path: Path) -> None:
+    assert shutil.which("node") or TSC.exists()
+    bad = tsc(tmp_path, BAD)
+    assert bad.returncode != 0
+    assert "error TS2339: Property 'value' does not exist" in bad.stdout, bad.stdout
+    good = tsc(tmp_path, GOOD)
+    assert good.returncode == 0, good.stdout
