@@ -55,8 +55,8 @@ check: $(STAMP)
 	$(BIN)/errorbook check
 
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests scripts bench hatch_build.py
-	$(BIN)/ruff format --check generator tests scripts bench hatch_build.py
+	$(BIN)/ruff check generator tests scripts bench hatch_build.py templates/python
+	$(BIN)/ruff format --check generator tests scripts bench hatch_build.py templates/python
 	$(BIN)/ruff check --select E,F,W,B,RUF --ignore E501 surface_errors
 
 typecheck: $(STAMP)

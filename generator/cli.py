@@ -16,28 +16,25 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-EXIT_INTERNAL = 70
+EXIT_INTERNAL = 70  # the statuses 1 and 2 belong to the errors (errors.ErrorbookError)
 
 
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
-    from .commands import check, diff, explain, generate, init_locale, stats, usage, validate
+    from .commands import (
+        check,
+        diff,
+        explain,
+        generate,
+        init_locale,
+        options,
+        stats,
+        usage,
+        validate,
+    )
 
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--registry",
-        metavar="PATH",
-        help="the registry file (default: [tool.errorbook] registry, or codes.yaml)",
-    )
-    common.add_argument(
-        "--config",
-        metavar="PYPROJECT",
-        help="the pyproject.toml to read [tool.errorbook] from (default: the "
-        "nearest one above the working directory)",
-    )
+    common = options.common()
     parser = argparse.ArgumentParser(
         prog="errorbook",
         description="Generate code, catalogs and docs from one registry of error codes.",
@@ -45,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"errorbook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in (generate, check, validate, explain, diff, usage, stats, init_locale):
-        command.add_parser(sub, common)
+        options.register(sub, common, command)
     return parser
 
 
@@ -74,8 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from pathlib import Path
 
     from . import config
-    from .diagnostics import InvalidInput
-    from .pipeline.output import OutputError
+    from .errors import ErrorbookError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -88,20 +84,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         status: int = args.run(args, settings)
         return status
-    except config.ConfigError as exc:
-        print(f"errorbook: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except InvalidInput as exc:
-        sys.stderr.write(exc.diagnostics.render())
-        count = len(exc.diagnostics.items)
-        print(
-            f"errorbook: {count} problem{'s' if count != 1 else ''} found; nothing was written",
-            file=sys.stderr,
-        )
-        return EXIT_INVALID
-    except OutputError as exc:
-        print(f"errorbook: error: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+    except ErrorbookError as exc:  # a failure errorbook foresaw: each kind says its own text
+        sys.stderr.write(exc.report())
+        return exc.exit_code
     except BrokenPipeError:  # the reader went away (`errorbook ... | head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

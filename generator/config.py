@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import inputs
+from .errors import ConfigError as ConfigError  # raised here; the class lives in errors.py
 from .registry.suggest import suggest
 
 _PYPROJECT_LIMIT = 16 * 1024 * 1024  # a configuration file, not a data file
@@ -28,10 +29,6 @@ _NUMBERS = {"max-input-mib"}
 _DOMAIN_KEYS = {"messages-domain", "docs-domain"}
 #: A plain file-name stem: it becomes <domain>.pot and <lang>/LC_MESSAGES/<domain>.po.
 _DOMAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}\Z")
-
-
-class ConfigError(Exception):
-    """pyproject.toml or a flag is unusable; a usage error, exit status 2."""
 
 
 @dataclass(frozen=True)

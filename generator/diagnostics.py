@@ -3,6 +3,10 @@
 Every stage (loading, validation, resolution, catalog checks) reports what it finds as
 :class:`Diagnostic` values instead of raising on the first problem, so that one run shows
 the author every mistake at once. The command line renders them in one place.
+
+Each diagnostic carries a stable id from :mod:`generator.diagnostic_ids` (such as
+``E-REF-UNKNOWN-CODE``): the wording of a message may improve from one release to the next,
+the id does not, so tools and tests can match on it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Literal
+
+from .errors import InvalidInput as InvalidInput  # raised with Diagnostics; defined there
 
 Severity = Literal["error", "warning"]
 
@@ -28,21 +34,27 @@ class Mark:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One problem: where it is, what is wrong, and how to fix it."""
+    """One problem: which kind (``id``), where it is, what is wrong, and how to fix it."""
 
+    id: str
     mark: Mark
     message: str
     hint: str = ""
     severity: Severity = "error"
 
-    def render(self) -> str:
+    def render(self, *, with_id: bool = False) -> str:
+        """``path:line:column: severity: message (hint)``, and `` [ID]`` after it when asked:
+        at the end, so that everything before it reads as it always has."""
         text = f"{self.mark}: {self.severity}: {self.message}"
         if self.hint:
             text += f" ({self.hint})"
+        if with_id:
+            text += f" [{self.id}]"
         return text
 
     def as_dict(self) -> dict[str, object]:
         return {
+            "id": self.id,
             "path": self.mark.path,
             "line": self.mark.line,
             "column": self.mark.column,
@@ -58,11 +70,13 @@ class Diagnostics:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, mark: Mark, message: str, hint: str = "") -> None:
-        self.items.append(Diagnostic(mark, message, hint))
+    def error(self, id: str, mark: Mark, message: str, hint: str = "") -> None:
+        """Record an error; ``id`` is an ``E-`` id of :data:`generator.diagnostic_ids.IDS`."""
+        self.items.append(Diagnostic(id, mark, message, hint))
 
-    def warning(self, mark: Mark, message: str, hint: str = "") -> None:
-        self.items.append(Diagnostic(mark, message, hint, "warning"))
+    def warning(self, id: str, mark: Mark, message: str, hint: str = "") -> None:
+        """Record a warning; ``id`` is a ``W-`` id of :data:`generator.diagnostic_ids.IDS`."""
+        self.items.append(Diagnostic(id, mark, message, hint, "warning"))
 
     def extend(self, other: Diagnostics) -> None:
         self.items.extend(other.items)
@@ -75,16 +89,16 @@ class Diagnostics:
         """Diagnostics in file order, so the output reads top to bottom like the file."""
         return sorted(self.items, key=lambda d: (d.mark, d.message))
 
-    def render(self) -> str:
-        return "".join(d.render() + "\n" for d in self.sorted())
+    def render(self, *, with_id: bool = False) -> str:
+        return "".join(d.render(with_id=with_id) + "\n" for d in self.sorted())
 
     def to_json(self) -> str:
         return json.dumps([d.as_dict() for d in self.sorted()], indent=2, ensure_ascii=False)
 
 
-class InvalidInput(Exception):
-    """Raised by a stage whose input cannot be used; carries every diagnostic found."""
-
-    def __init__(self, diagnostics: Diagnostics) -> None:
-        super().__init__(diagnostics.render())
-        self.diagnostics = diagnostics
+def invalid(id: str, mark: Mark, message: str, hint: str = "") -> InvalidInput:
+    """The error to raise when a stage cannot go on past its first problem (a file that
+    cannot be read or decoded): that one diagnostic, as :class:`InvalidInput`."""
+    found = Diagnostics()
+    found.error(id, mark, message, hint)
+    return InvalidInput(found)

@@ -16,6 +16,8 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import InputError
+
 #: The largest input errorbook reads, in bytes, unless ``max-input-mib`` in
 #: ``[tool.errorbook]`` (or ERRORBOOK_MAX_INPUT_MIB) says otherwise. A PO file of 10,000
 #: codes is about 11 MiB, so the default leaves room for twenty times that.
@@ -23,8 +25,11 @@ DEFAULT_LIMIT_MIB = 256
 LIMIT_VARIABLE = "ERRORBOOK_MAX_INPUT_MIB"
 
 
-class InputFileError(Exception):
-    """An input file cannot be read safely; ``reason`` says why and ``hint`` how to fix it."""
+class InputFileError(InputError):
+    """An input file cannot be read safely; ``reason`` says why and ``hint`` how to fix it.
+
+    Callers normally turn it into a diagnostic at line 1, column 1 of the file; one that
+    escapes still ends the run as an input error (exit status 1), not as a crash."""
 
     def __init__(self, path: Path, reason: str, hint: str) -> None:
         super().__init__(f"{path}: {reason} ({hint})")

@@ -25,6 +25,16 @@ SOURCE_LOCALE: Final = 'en'
 LOCALES: Final = ('en', 'de', 'fr', 'es', 'ja', 'pl', 'ar')
 DOCS_URL: Final = 'https://docs.surface.example/errors/'
 ERROR_DOMAIN: Final = 'surface.example'
+#: Per language: its default script, and regions whose script differs (from CLDR). i18n.py
+#: reads it to find a translation in the same script when a locale has none of its own.
+SCRIPTS: Final[Mapping[str, tuple[str, Mapping[str, str]]]] = {
+    'ar': ('Arab', {}),
+    'de': ('Latn', {}),
+    'es': ('Latn', {}),
+    'fr': ('Latn', {}),
+    'ja': ('Jpan', {}),
+    'pl': ('Latn', {}),
+}
 
 
 class Layer(_Value):
@@ -40,17 +50,17 @@ class Shape(_Value):
     """How a failure travels: ``PROTOCOL`` is ``{ok: false, error}``, ``ACTION`` is
     ``{ok: true, result: {error}}``."""
 
-    PROTOCOL = "protocol"
-    ACTION = "action"
+    PROTOCOL = 'protocol'
+    ACTION = 'action'
 
 
 class Actor(_Value):
     """Who has to act to clear a failure."""
 
-    DEPLOYMENT = "deployment"
-    CLIENT = "client"
-    PAGE = "page"
-    PROVIDER = "provider"
+    DEPLOYMENT = 'deployment'
+    CLIENT = 'client'
+    PAGE = 'page'
+    PROVIDER = 'provider'
 
 
 class Recovery(_Value):
@@ -70,9 +80,9 @@ class Recovery(_Value):
 class Retry(_Value):
     """Whether the same request may be sent again."""
 
-    NEVER = "never"
-    AFTER_FIX = "after_fix"
-    BOUNDED = "bounded"
+    NEVER = 'never'
+    AFTER_FIX = 'after_fix'
+    BOUNDED = 'bounded'
 
 
 class ErrorCode(_Value):

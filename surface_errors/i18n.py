@@ -10,32 +10,23 @@ Catalogs are loaded on first use, one locale at a time.
 
 from __future__ import annotations
 
-import gettext
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from .codes import CODES, LOCALES, SOURCE_LOCALE, CodeInfo, ErrorCode
-from .envelope import _FIELD, _code, check_params
+from ._format import Fill, check_params, code_info, compile_template
+from .codes import LOCALES, SCRIPTS, SOURCE_LOCALE, CodeInfo, ErrorCode
+
+if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is first read
+    import gettext
 
 DOMAIN = "messages"
-#: Per language: its default script, and regions whose script differs (from CLDR).
-SCRIPTS: Mapping[str, tuple[str, Mapping[str, str]]] = {
-    'ar': ('Arab', {}),
-    'de': ('Latn', {}),
-    'es': ('Latn', {}),
-    'fr': ('Latn', {}),
-    'ja': ('Jpan', {}),
-    'pl': ('Latn', {}),
-}
-
 _TRANSLATED = tuple(tag for tag in LOCALES if tag != SOURCE_LOCALE)
 _CACHE_LIMIT = 512
 _COUNTS = 1024
 _catalogs: dict[str, gettext.NullTranslations] = {}
 _translators: dict[str | None, Translator] = {}
-#: A template made into a function of the parameters; it returns what format_map would.
-_Fill = Callable[[dict[str, object]], str]
-#: Fields that _join fills with one f-string; a longer template is joined from such pieces.
-_FIELDS_AT_ONCE = 4
+#: The fast path's compiler, under the name this module has always given it.
+_compile = compile_template
 
 
 def _parse(tag: str) -> tuple[str, str | None, str | None] | None:
@@ -87,70 +78,10 @@ def fallback_chain(locale: str | None) -> tuple[str, ...]:
     return tuple(chain)
 
 
-def _split(template: str, allowed: Collection[str]) -> tuple[list[str], list[str]] | None:
-    """The literal text around each field of ``template`` (``{{`` and ``}}`` already made
-    single braces) and the fields' names; None if anything else is in braces (a position, an
-    attribute, a conversion, a format spec, a name not in ``allowed``, a lone brace)."""
-    literals: list[str] = []
-    names: list[str] = []
-    text: list[str] = []
-    position = 0
-    for match in _FIELD.finditer(template):
-        text.append(template[position:match.start()])
-        token, name = match.group(0), match.group(1)
-        if token in ("{{", "}}"):
-            text.append(token[0])
-        elif name is not None and name in allowed:
-            literals.append("".join(text))
-            names.append(name)
-            text = []
-        else:
-            return None
-        position = match.end()
-    text.append(template[position:])
-    literals.append("".join(text))
-    return literals, names
-
-
-def _join(literals: Sequence[str], names: Sequence[str]) -> _Fill:
-    """A function that puts ``p[name]`` between the literals with an f-string.
-
-    An f-string formats each value as str.format does (``format(value, "")``, left to right,
-    a missing name a KeyError) but does not parse the template again on every call, which is
-    most of what format_map spends on a message. Beyond _FIELDS_AT_ONCE fields the text is
-    joined from pieces, still left to right.
-    """
-    if len(names) > _FIELDS_AT_ONCE:
-        head = _join([*literals[:_FIELDS_AT_ONCE], ""], names[:_FIELDS_AT_ONCE])
-        tail = _join(literals[_FIELDS_AT_ONCE:], names[_FIELDS_AT_ONCE:])
-        return lambda p: head(p) + tail(p)
-    if len(names) == 4:
-        (a, b, c, d, e), (v, w, x, y) = literals, names
-        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}{p[y]}{e}"
-    if len(names) == 3:
-        (a, b, c, d), (v, w, x) = literals, names
-        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}"
-    if len(names) == 2:
-        (a, b, c), (v, w) = literals, names
-        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}"
-    if len(names) == 1:
-        (a, b), (v,) = literals, names
-        return lambda p: f"{a}{p[v]}{b}"
-    (text,) = literals
-    return lambda p: text
-
-
-def _compile(template: str, allowed: Collection[str]) -> _Fill | None:
-    """A function that fills ``template`` as format_map would, for parameters with every name
-    of ``allowed``, only faster; None if the template has any other field, as a translation
-    must not (the same test as envelope.fill's)."""
-    pieces = _split(template, allowed)
-    return None if pieces is None else _join(*pieces)
-
-
 def _load(locale: str) -> gettext.NullTranslations:
     found = _catalogs.get(locale)
     if found is None:
+        import gettext  # here, not above, like resources: the source locale needs neither
         from importlib import resources  # here, not above: it would add to every import
 
         path = resources.files(__package__) / "locales" / locale / "LC_MESSAGES" / f"{DOMAIN}.mo"
@@ -175,18 +106,21 @@ class Translator:
         self.requested = locale
         self.chain = fallback_chain(locale)
         self.locale = self.chain[0]
-        self._codes: dict[str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]] = {}
-        self._templates: dict[tuple[str, int], tuple[str, _Fill]] = {}
+        self._codes: dict[
+            str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]
+        ] = {}
+        self._templates: dict[tuple[str, int], tuple[str, Fill]] = {}
         # The fast path: a code without a count maps to (its placeholder names, its compiled
         # template); a call with exactly those names is one dict look-up and one call.
-        self._ready: dict[str, tuple[frozenset[str], _Fill]] = {}
+        self._ready: dict[str, tuple[frozenset[str], Fill]] = {}
         # And for a code with a count: (names, count name, compiled templates by count seen),
         # at most _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
-        self._plural: dict[str, tuple[frozenset[str], str, dict[object, _Fill]]] = {}
+        self._plural: dict[str, tuple[frozenset[str], str, dict[object, Fill]]] = {}
 
-    def _code_facts(self, code: ErrorCode | str) -> tuple[CodeInfo, frozenset[str],
-                                                         gettext.NullTranslations | None]:
-        info = CODES[_code(code)]
+    def _code_facts(
+        self, code: ErrorCode | str
+    ) -> tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]:
+        info = code_info(code)
         source: gettext.NullTranslations | None = None
         for tag in self.chain[:-1]:  # the first catalog that translates this code
             catalog = _load(tag)
@@ -202,8 +136,9 @@ class Translator:
         self._codes[info.code.value] = facts
         return facts
 
-    def _template(self, info: CodeInfo, source: gettext.NullTranslations | None,
-                  count: int | None) -> tuple[str, _Fill]:
+    def _template(
+        self, info: CodeInfo, source: gettext.NullTranslations | None, count: int | None
+    ) -> tuple[str, Fill]:
         """The checked template for ``count`` and its compiled form, kept per plural form."""
         if count is None or info.message_plural is None:
             form = 0
@@ -215,18 +150,23 @@ class Translator:
         found = self._templates.get(key)
         if found is None:
             if source is None:
-                text = info.message if form == 0 or info.message_plural is None \
+                text = (
+                    info.message
+                    if form == 0 or info.message_plural is None
                     else info.message_plural
+                )
             elif info.message_plural is not None and count is not None:
-                text = source.npgettext(info.code.value, info.message, info.message_plural,
-                                        count)
+                text = source.npgettext(info.code.value, info.message, info.message_plural, count)
             else:
                 text = source.pgettext(info.code.value, info.message)
             compiled = _compile(text, info.placeholders)
             if compiled is None:
                 # A translation with a forbidden field: never trust it, use the source.
-                text = info.message if form == 0 or info.message_plural is None \
+                text = (
+                    info.message
+                    if form == 0 or info.message_plural is None
                     else info.message_plural
+                )
                 compiled = _compile(text, info.placeholders)
             # The source has only its own placeholders (the generator checks); if not, it is
             # filled as it always was.

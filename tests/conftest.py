@@ -24,6 +24,17 @@ class Result:
 
 Run = Callable[..., Result]
 
+#: The id the command line prints at the end of a diagnostic line, such as " [E-PO-CHARSET]".
+DIAGNOSTIC_ID = re.compile(r" \[([EW](?:-[A-Z0-9]+)+)\]\Z")
+
+
+def split_id(line: str) -> tuple[str, str]:
+    """A diagnostic line as printed, split into its text (as it read before ids were shown)
+    and its id; a line without an id fails the test."""
+    match = DIAGNOSTIC_ID.search(line)
+    assert match is not None, f"no diagnostic id at the end of {line!r}"
+    return line[: match.start()], match.group(1)
+
 
 @pytest.fixture
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:

@@ -72,6 +72,17 @@ def test_check_names_a_missing_file(run: Run, project: Path) -> None:
     assert "missing  surface_errors/envelope.py\n" in result.out
 
 
+def test_check_reports_as_json(run: Run, project: Path) -> None:
+    fresh = run("check", "--format", "json", cwd=project)
+    assert fresh.code == 0 and json.loads(fresh.out)["ok"] is True
+    (project / "surface_errors" / "envelope.py").unlink()
+    result = run("check", "--format", "json", cwd=project)
+    assert result.code == 1 and result.err == ""
+    report = json.loads(result.out)
+    assert report["ok"] is False and report["problems"] == []
+    assert {"path": "surface_errors/envelope.py", "status": "missing"} in report["outdated"]
+
+
 def test_generate_from_a_subfolder_uses_the_project_root(run: Run, project: Path) -> None:
     sub = project / "deep" / "er"
     sub.mkdir(parents=True)
@@ -108,7 +119,8 @@ def test_validate_json_lists_problems(run: Run, tmp_path: Path) -> None:
     assert result.code == 1
     problems = json.loads(result.out)
     assert problems[0]["line"] == 1 and problems[0]["severity"] == "error"
-    assert {"path", "line", "column", "message", "hint", "severity"} == set(problems[0])
+    assert {"id", "path", "line", "column", "message", "hint", "severity"} == set(problems[0])
+    assert problems[0]["id"] == "E-SCHEMA-MISSING-KEY"
 
 
 def test_explain_text(run: Run) -> None:

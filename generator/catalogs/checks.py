@@ -121,6 +121,7 @@ def check_message(
     if any(forms) and not all(forms):
         empty = [str(i) for i, text in enumerate(forms) if not text]
         found.error(
+            "E-TRANSLATION-EMPTY-FORM",
             locate(f"msgstr[{empty[0]}]", None) if locate is not None else mark,
             f"{label} leaves plural form{'s' if len(empty) > 1 else ''} "
             f"msgstr[{', '.join(empty)}] empty",
@@ -135,7 +136,7 @@ def check_message(
     for one in problems:
         where = f"msgstr[{one.form}]" if len(sources) > 1 else "msgstr"
         at = locate(where, one.offset) if locate is not None else mark
-        found.error(at, f"{label} ({where}) {one.problem}", one.hint)
+        found.error(one.id, at, f"{label} ({where}) {one.problem}", one.hint)
 
 
 def check_catalog(
@@ -152,6 +153,7 @@ def check_catalog(
     header = Mark(path, 1, 1)
     if catalog.fuzzy:
         found.error(
+            "E-PO-FUZZY-HEADER",
             header,
             "the header is marked fuzzy",
             "remove '#, fuzzy' above msgid \"\"; tools skip a catalog whose header is fuzzy",
@@ -160,10 +162,14 @@ def check_catalog(
     declared = plurals.parse(catalog.plural_forms_text or "")
     if expected is None:
         found.error(
-            header, f"errorbook has no plural rule for '{locale}'", "add it to generator/plurals.py"
+            "E-PLURAL-NO-RULE",
+            header,
+            f"errorbook has no plural rule for '{locale}'",
+            "add it to generator/plurals.py",
         )
     elif declared is None:
         found.error(
+            "E-PLURAL-FORMS-MISSING",
             header,
             "the Plural-Forms header is missing or malformed",
             f"set it to: {expected.header}",
@@ -171,6 +177,7 @@ def check_catalog(
     else:
         if not plurals.same_rule(declared, expected):
             found.error(
+                "E-PLURAL-FORMS-MISMATCH",
                 header,
                 f"Plural-Forms is '{declared.header}', not errorbook's rule for '{locale}'",
                 f"set it to: {expected.header}",
@@ -178,13 +185,14 @@ def check_catalog(
         bad = plurals.out_of_range(declared)
         if bad is not None:
             found.error(
+                "E-PLURAL-FORMULA",
                 header,
                 f"the plural formula gives no valid form for n = {bad}"
                 if bad >= 0
                 else "the plural formula cannot be parsed",
                 f"use errorbook's rule: {expected.header}",
             )
-    counts_by_code = {code.name: code.message.count for code in registry.codes}
+    counts_by_code = registry.counts
     # Every UI message is formatted at runtime, placeholders or not; prose never is.
     brace = (
         {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()

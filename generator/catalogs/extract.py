@@ -29,7 +29,7 @@ def extract_registry(
     try:
         registry = validate(load_text(decode(fileobj.read(), name), name), name)
     except InvalidInput as exc:  # pybabel would print a traceback; say what is wrong instead
-        sys.stderr.write(exc.diagnostics.render())
+        sys.stderr.write(exc.diagnostics.render(with_id=True))
         raise SystemExit(
             f"errorbook: {name} is not a valid registry; nothing was extracted"
         ) from None

@@ -60,6 +60,7 @@ def _breaks_in_comments(text: str, path: str) -> Diagnostics:
         if breaking is not None:
             where = "a previous-msgid line (#|)" if "|" in line[:3] else "the header's comment"
             found.error(
+                "E-PO-LINE-BREAK-IN-COMMENT",
                 Mark(path, number, breaking.start() + 1),
                 f"{where} contains U+{ord(breaking.group()):04X}, which Babel would not write "
                 "back as it is, and the file could not be read again",
@@ -71,12 +72,18 @@ def _breaks_in_comments(text: str, path: str) -> Diagnostics:
 _VALID_STRING = re.compile(r'"(?:[^"\\]|\\[\\"ntr])*"\s*\Z')
 
 
-def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
-    """Check one quoted PO string starting at ``start``: (column, problem, hint) or None."""
+def _string_problem(line: str, start: int) -> tuple[int, str, str, str] | None:
+    """Check one quoted PO string starting at ``start``: (column, diagnostic id, problem,
+    hint) or None."""
     if _VALID_STRING.match(line, start):
         return None  # the common case, in C; the scan below only runs to locate a problem
     if start >= len(line) or line[start] != '"':
-        return start + 1, "a quoted string is missing", 'write the text in double quotes: "..."'
+        return (
+            start + 1,
+            "E-PO-STRING-MISSING",
+            "a quoted string is missing",
+            'write the text in double quotes: "..."',
+        )
     i = start + 1
     while i < len(line):
         char = line[i]
@@ -87,6 +94,7 @@ def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
                 continue
             return (
                 i + 1,
+                "E-PO-ESCAPE",
                 f"unknown escape '\\{following}'",
                 'write the character itself; errorbook reads \\n \\t \\r \\" and \\\\ only',
             )
@@ -95,12 +103,18 @@ def _string_problem(line: str, start: int) -> tuple[int, str, str] | None:
             if rest:
                 return (
                     i + 2,
+                    "E-PO-STRING-TRAILING",
                     "text after the closing quote",
                     'put it inside the quotes, and write \\" for a quote',
                 )
             return None
         i += 1
-    return start + 1, "the string is not closed on this line", 'end it with "'
+    return (
+        start + 1,
+        "E-PO-STRING-UNCLOSED",
+        "the string is not closed on this line",
+        'end it with "',
+    )
 
 
 _NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
@@ -207,6 +221,7 @@ def lint_lines(text: str, path: str) -> Diagnostics:
             if match is None:
                 word = stripped.split(" ", 1)[0].split('"', 1)[0]
                 found.error(
+                    "E-PO-UNKNOWN-KEYWORD",
                     Mark(path, number, offset + 1),
                     f"unknown keyword '{word}'",
                     "a line starts with msgctxt, msgid, msgid_plural, msgstr, "
@@ -222,6 +237,7 @@ def lint_lines(text: str, path: str) -> Diagnostics:
                 if wrong is not None:
                     state.setdefault("seen", []).append(match.group(1))  # type: ignore[attr-defined]
                     found.error(
+                        "E-PO-ENTRY-ORDER",
                         Mark(path, number, offset + 1),
                         wrong,
                         "each entry is [msgctxt] msgid [msgid_plural] and its msgstr "
@@ -241,6 +257,7 @@ def lint_lines(text: str, path: str) -> Diagnostics:
                 headers += 1
                 if headers > 1:
                     found.error(
+                        "E-PO-DUPLICATE-HEADER",
                         Mark(path, number, offset + 1),
                         'a second header entry (msgid "")',
                         "keep one header, at the top of the file",
@@ -250,8 +267,8 @@ def lint_lines(text: str, path: str) -> Diagnostics:
                 after += 1
             problem = _string_problem(stripped, after)
         if problem is not None:
-            column, message, hint = problem
-            found.error(Mark(path, number, offset + column), message, hint)
+            column, kind, message, hint = problem
+            found.error(kind, Mark(path, number, offset + column), message, hint)
     for state in states.values():
         _unfinished(state, found)
     return found
@@ -280,6 +297,7 @@ def _unfinished(state: dict[str, object], found: Diagnostics) -> None:
     where = state.get("msgctxt")
     if state.get("seen") == ["msgctxt"] and isinstance(where, Mark):
         found.error(
+            "E-PO-CONTEXT-ALONE",
             where,
             "msgctxt without msgid",
             "add this entry's msgid and msgstr lines below it, or delete the line",
@@ -372,6 +390,7 @@ class _Parser(PoFileParser):
         written back as it is, would then make the file unreadable."""
         if self.forms is not None and forms > self.forms:
             self.found.error(
+                "E-PO-FOREIGN-PLURAL-FORMS",
                 Mark(self.path, line, 1),
                 f"the entry for msgid {msgid[:40]!r} is another tool's, and it has {forms} "
                 f"plural forms where errorbook's Plural-Forms for this language has "
@@ -387,6 +406,7 @@ class _Parser(PoFileParser):
         if msgid and first is not None:
             where = "an obsolete" if self.obsolete else "an"
             self.found.error(
+                "E-PO-DUPLICATE-ENTRY",
                 Mark(self.path, line, 1),
                 f"{where} entry for msgctxt {context!r} msgid {msgid[:40]!r} is "
                 f"a duplicate (first at line {first})",
@@ -463,6 +483,7 @@ def _read(
     catalog = StableCatalog(locale=locale, domain=domain, fuzzy=False)
     if data.startswith(b"\xef\xbb\xbf"):
         found.error(
+            "E-PO-BYTE-ORDER-MARK",
             Mark(path, 1, 1),
             "the file starts with a byte-order mark",
             "save it as UTF-8 without BOM",
@@ -473,6 +494,7 @@ def _read(
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         found.error(
+            "E-FILE-NOT-UTF8",
             Mark(path, line, 1),
             "the file is not valid UTF-8",
             "save it as UTF-8 and set charset=UTF-8 in Content-Type",
@@ -481,6 +503,7 @@ def _read(
     if "\r" in text:
         line = text[: text.index("\r")].count("\n") + 1
         found.error(
+            "E-PO-CR-LINE-ENDINGS",
             Mark(path, line, 1),
             "the file has CR line endings",
             "save it with Unix (LF) line endings",
@@ -495,6 +518,7 @@ def _read(
     charset = _CHARSET.search(head)
     if charset is not None and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
         found.error(
+            "E-PO-CHARSET",
             Mark(path, 1, 1),
             f"the header declares charset={charset.group(1)}",
             "save the file as UTF-8 and declare charset=UTF-8",
@@ -505,6 +529,7 @@ def _read(
         digits = nplurals.group(1)
         shown = digits if len(digits) <= 12 else f"{digits[:6]}... ({len(digits)} digits)"
         found.error(
+            "E-PLURAL-NPLURALS",
             Mark(path, 1, 1),
             f"nplurals={shown} is not a number of plural forms a language has",
             "use errorbook's Plural-Forms for this language (1 to 6 forms)",
@@ -519,18 +544,21 @@ def _read(
         problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
         if "num_plurals" in problem:
             found.error(
+                "E-PLURAL-TOO-MANY-FORMS",
                 Mark(path, exc.lineno + 1, 1),
                 "this entry has more plural forms than the Plural-Forms header allows",
                 "check nplurals in the header, or remove the extra msgstr[N] lines",
             )
         else:
             found.error(
+                "E-PO-MALFORMED",
                 Mark(path, exc.lineno + 1, 1),
                 f"malformed PO file: {problem}",
                 "fix this line; msgfmt --check shows the same problem",
             )
     except (ValueError, IndexError, TypeError) as exc:
         found.error(
+            "E-PO-MALFORMED",
             Mark(path, parser.offset + 1, 1),
             f"malformed PO file: {exc}",
             "fix the entry at this line",

@@ -38,6 +38,7 @@ def errorbooks_header(data: bytes) -> bool:
 def not_ours(path: str, where: str, fix: str, found: Diagnostics) -> None:
     """Report a catalog file errorbook would take over though another tool wrote it."""
     found.error(
+        "E-OUTPUT-FOREIGN-CATALOG",
         Mark(path, 1, 1),
         f"{path} was not written by errorbook ({where}), and errorbook does not take over "
         "another tool's catalog",
@@ -113,7 +114,7 @@ def _locale(locale: str) -> CatalogRun:
     job = _JOB
     registry = job.registry
     run = CatalogRun()
-    counts = {code.name: code.message.count for code in registry.codes}
+    counts = registry.counts
     for domain in DOMAINS:
         path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None

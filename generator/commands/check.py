@@ -3,47 +3,73 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..config import Config
+from . import options
 
 if TYPE_CHECKING:
+    from ..diagnostics import Diagnostics
+    from ..pipeline.output import FileStatus
     from ..registry.model import Registry
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "check",
-        parents=[common],
-        help="fail if a generated file is stale",
-        description="Validate the registry and compare every generated file "
-        "with what generate would write. Writes nothing.",
-    )
-    parser.add_argument("--python-out", metavar="DIR", help="as for generate")
+HELP = "fail if a generated file is stale"
+DESCRIPTION = (
+    "Validate the registry and compare every generated file with what generate would write. "
+    "Writes nothing."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.python_out(parser)
     parser.add_argument(
         "--against",
         metavar="REV",
         help="also fail when the registry's version does not fit its changes "
         "since REV (a file, a git revision or REV:PATH)",
     )
-    parser.set_defaults(run=run)
+    options.output_format(parser)
+
+
+def _catalogs(config: Config, registry: Registry) -> tuple[Mapping[str, bytes], Diagnostics]:
+    """Every output ``generate`` would write, and the catalogs' problems; no outputs when a
+    catalog cannot be read, since there is then nothing to compare."""
+    from ..diagnostics import InvalidInput
+    from ..pipeline import build
+
+    try:
+        files, catalog_run = build.run(config, registry)
+    except InvalidInput as exc:
+        return {}, exc.diagnostics
+    return files, catalog_run.problems
+
+
+def _drift(
+    config: Config, registry: Registry, files: Mapping[str, bytes]
+) -> tuple[list[FileStatus], list[str]]:
+    """The outputs that differ from the disk, and those of them another tool wrote. The
+    comparison refuses what `generate` refuses (an untrusted manifest line, a link)."""
+    from ..pipeline import build, output
+
+    layout = build.layout(config, registry)
+    drift = [r for r in output.compare(config.root, files, layout) if r.status != "unchanged"]
+    return drift, output.foreign(config.root, drift)
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from ..diagnostics import InvalidInput
     from ..pipeline import build
     from ..registry import compat, revisions
 
+    if args.format == "json":
+        return _as_json(args, config)
     registry = build.registry_for(config)
-    try:
-        files, catalog_run = build.run(config, registry)
-        problems = catalog_run.problems
-    except InvalidInput as exc:  # a catalog that cannot be read: nothing to compare
-        files, problems = {}, exc.diagnostics
+    files, problems = _catalogs(config, registry)
     if problems.items:
-        sys.stderr.write(problems.render())
+        sys.stderr.write(problems.render(with_id=True))
     if problems.has_errors:
         count = len(problems.items)
         print(
@@ -74,15 +100,12 @@ def run(args: argparse.Namespace, config: Config) -> int:
 def _outputs(
     config: Config, registry: Registry, files: Mapping[str, bytes], po_errors: bool
 ) -> int:
-    """Compare the outputs with what is on disk and say what to do: 1 when any differ.
-    The comparison refuses what `generate` refuses (an untrusted manifest line, a link)."""
-    from ..pipeline import build, output
+    """Compare the outputs with what is on disk and say what to do: 1 when any differ."""
+    from ..pipeline import output
 
-    layout = build.layout(config, registry)
-    drift = [r for r in output.compare(config.root, files, layout) if r.status != "unchanged"]
+    drift, foreign = _drift(config, registry, files)
     for result in drift:
         print(f"{result.status:8} {result.path}")
-    foreign = output.foreign(config.root, drift)
     for path in foreign:
         print(
             f"errorbook: {path} exists and was not written by errorbook, so `errorbook "
@@ -102,3 +125,43 @@ def _outputs(
         "`errorbook generate` to update"
     )
     return 1
+
+
+def _as_json(args: argparse.Namespace, config: Config) -> int:
+    """What the text report says, as one JSON object on standard output: the problems (each
+    with its id), the outputs that are out of date, and the version check of --against."""
+    from ..diagnostics import InvalidInput
+    from ..pipeline import build
+    from ..registry import compat, revisions
+
+    files: Mapping[str, bytes] = {}
+    drift: list[FileStatus] = []
+    foreign: list[str] = []
+    against: dict[str, object] | None = None
+    try:
+        registry = build.registry_for(config)
+        files, problems = _catalogs(config, registry)
+        if files:
+            drift, foreign = _drift(config, registry, files)
+    except InvalidInput as exc:  # the registry or the manifest cannot be used
+        problems = exc.diagnostics
+    else:
+        if args.against:
+            old = revisions.load_side(args.against, config)
+            changes = compat.diff(old, registry)
+            against = {
+                "source": args.against,
+                "version": old.meta.version,
+                "changes": len(changes),
+                "version_problems": compat.version_problems(old, registry, changes),
+            }
+    failed = not files or problems.has_errors or drift or (against and against["version_problems"])
+    report = {
+        "ok": not failed,
+        "problems": [d.as_dict() for d in problems.sorted()],
+        "outdated": [{"path": r.path, "status": r.status} for r in drift],
+        "foreign": foreign,
+        "against": against,
+    }
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    return 1 if failed else 0

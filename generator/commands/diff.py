@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..config import Config
+from . import options
 
 if TYPE_CHECKING:
     from ..registry import compat
@@ -14,15 +15,15 @@ if TYPE_CHECKING:
 SYMBOL = {"breaking": "!", "compatible": "+", "cosmetic": "~"}
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "diff",
-        parents=[common],
-        help="compare two versions of the registry",
-        description="Compare two versions of the registry: each side is a file, a git "
-        "revision (HEAD~1, origin/main, a tag) or REV:PATH. Exit status 1 when any "
-        "change breaks clients, 0 otherwise.",
-    )
+HELP = "compare two versions of the registry"
+DESCRIPTION = (
+    "Compare two versions of the registry: each side is a file, a git revision (HEAD~1, "
+    "origin/main, a tag) or REV:PATH. Exit status 1 when any change breaks clients, 0 "
+    "otherwise."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("old", metavar="OLD", help="the earlier version")
     parser.add_argument(
         "new",
@@ -30,13 +31,11 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         nargs="?",
         help="the later version (default: the registry file as it is now)",
     )
-    parser.add_argument(
-        "--format",
-        choices=("text", "markdown", "json"),
-        default="text",
-        help="text for people, markdown for a pull request, json for tools",
+    options.output_format(
+        parser,
+        ("text", "markdown", "json"),
+        "text for people, markdown for a pull request, json for tools (default: text)",
     )
-    parser.set_defaults(run=run)
 
 
 def report(

@@ -7,9 +7,11 @@ import difflib
 import json
 import sys
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..config import Config
+from ..errors import UsageError
+from . import options
 
 if TYPE_CHECKING:
     from ..registry.model import Code, Registry
@@ -20,36 +22,48 @@ ENVELOPES = {
 }
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "explain",
-        parents=[common],
-        help="explain one error code",
-        description="Print a code's layer, meaning, recovery, retry policy "
-        "and limits, as the registry declares them.",
-    )
-    parser.add_argument("code", metavar="CODE", help="the code, such as PERMISSION_DENIED")
-    parser.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="text for people, json for tools (default: text)",
-    )
-    parser.set_defaults(run=run)
+HELP = "explain one error code"
+DESCRIPTION = (
+    "Print a code's layer, meaning, recovery, retry policy and limits, as the registry "
+    "declares them."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", metavar="CODE", help="the code's name, in any case")
+    options.output_format(parser)
+
+
+#: What explain shows exactly as codes.json has it, in explain's order after "limits".
+SHARED_TAIL = (
+    "related",
+    "http_status",
+    "jsonrpc_code",
+    "since",
+    "status",
+    "deprecated",
+    "retired",
+    "docs_url",
+)
 
 
 def facts(registry: Registry, code: Code) -> dict[str, object]:
-    """Everything ``explain`` shows, as plain data (the JSON output)."""
+    """Everything ``explain`` shows, as plain data (the JSON output).
+
+    Values that codes.json also holds are taken from :meth:`Registry.record`, so the two can
+    never disagree; the rest are views of explain's own (the layer spelled out, the message
+    by form, placeholders by name, each limit with its range)."""
+    record = registry.record(code)
     layer = registry.layer(code.layer)
     return {
-        "code": code.name,
+        "code": record["code"],
         "layer": {
             "id": layer.id,
             "title": layer.title,
             "proves": layer.proves,
             "actor": layer.actor.value,
         },
-        "shape": code.shape.value,
+        "shape": record["shape"],
         "envelope": ENVELOPES[code.shape.value],
         "shape_reason": code.shape_reason or None,
         "message": {
@@ -63,9 +77,9 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
             p.name: {"description": p.description, "example": p.example, "type": p.type}
             for p in code.placeholders
         },
-        "meaning": code.meaning,
+        "meaning": record["meaning"],
         "rationale": code.rationale or None,
-        "recovery": code.recovery.as_dict(),
+        "recovery": record["recovery"],
         "retry": {
             "policy": code.retry.policy.value,
             "limit": code.retry.limit,
@@ -82,12 +96,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
             }
             for limit in map(registry.limit, code.limits)
         ],
-        "related": list(code.related),
-        "http_status": code.http_status,
-        "jsonrpc_code": code.jsonrpc,
-        "since": code.since,
-        **code.lifecycle(),
-        "docs_url": registry.docs_url(code),
+        **{key: record[key] for key in SHARED_TAIL},
     }
 
 
@@ -161,8 +170,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if wanted not in names:
         near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.75)
         hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {', '.join(names)}"
-        print(f"errorbook: unknown code '{args.code}' in {registry.path}{hint}", file=sys.stderr)
-        return 2
+        raise UsageError(f"unknown code '{args.code}' in {registry.path}{hint}")
     code = registry.code(wanted)
     if args.format == "json":
         print(json.dumps(facts(registry, code), indent=2, ensure_ascii=False))

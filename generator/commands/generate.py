@@ -8,31 +8,26 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op 
 if TYPE_CHECKING:
     import argparse
     from pathlib import Path
-    from typing import Any
 
     from ..config import Config
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "generate",
-        parents=[common],
-        help="write every generated file",
-        description="Validate the registry and write every generated file "
-        "that changed. Unchanged files are not touched.",
-    )
-    parser.add_argument(
-        "--python-out",
-        metavar="DIR",
-        help="folder for the generated Python package (default: [tool.errorbook] "
-        "python-out, or the project folder)",
-    )
+HELP = "write every generated file"
+DESCRIPTION = (
+    "Validate the registry and write every generated file that changed. Unchanged files are "
+    "not touched."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from . import options
+
+    options.python_out(parser)
     parser.add_argument(
         "--force",
         action="store_true",
         help="regenerate even if no input changed since the last run",
     )
-    parser.set_defaults(run=run)
 
 
 def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
@@ -64,7 +59,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     problems = catalog_run.problems
     if problems.items:  # generation goes on; `check` fails on these
         for item in problems.sorted():
-            print(item.render().replace(": error: ", ": warning: ", 1), file=sys.stderr)
+            print(item.render(with_id=True).replace(": error: ", ": warning: ", 1), file=sys.stderr)
         print(
             "errorbook: the catalogs have problems (above); translations with problems are "
             "not compiled. Fix them, then run `errorbook check`",

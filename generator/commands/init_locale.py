@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from ..config import Config
+from ..errors import UsageError
+
+HELP = "start the catalogs of a new language"
+DESCRIPTION = (
+    "Write empty messages.po and docs.po for LANG with the right Language and Plural-Forms headers."
+)
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "init-locale",
-        parents=[common],
-        help="start the catalogs of a new language",
-        description="Write empty messages.po and docs.po for LANG with the "
-        "right Language and Plural-Forms headers.",
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("locale", metavar="LANG", help="a locale tag such as pt_BR or de")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
@@ -30,19 +27,15 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
     tag, problem, hint = locale_problem(args.locale)
     if problem:
-        print(f"errorbook: {problem} ({hint})", file=sys.stderr)
-        return 2
+        raise UsageError(f"{problem} ({hint})")
     if plurals.lookup(tag) is None:
-        print(
-            f"errorbook: errorbook has no plural rule for '{tag}'; add its Plural-Forms to "
-            "generator/plurals.py",
-            file=sys.stderr,
+        raise UsageError(
+            f"errorbook has no plural rule for '{tag}'; add its Plural-Forms to "
+            "generator/plurals.py"
         )
-        return 2
     registry = build.registry_for(config)
     if tag == registry.meta.source_locale:
-        print(f"errorbook: '{tag}' is the source locale; it needs no catalog", file=sys.stderr)
-        return 2
+        raise UsageError(f"'{tag}' is the source locale; it needs no catalog")
     locales_dir = config.display(config.locales_dir)
     files = {}
     for domain in DOMAINS:

@@ -5,25 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from ..config import Config
+from . import options
+
+HELP = "show translation progress"
+DESCRIPTION = "Count translated, fuzzy and untranslated entries of every locale's catalogs."
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "stats",
-        parents=[common],
-        help="show translation progress",
-        description="Count translated, fuzzy and untranslated entries of every locale's catalogs.",
-    )
-    parser.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="a table for people, json for tools (default: text)",
-    )
-    parser.set_defaults(run=run)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.output_format(parser, help="a table for people, json for tools (default: text)")
 
 
 def collect(config: Config) -> list[dict[str, object]]:

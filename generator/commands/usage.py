@@ -4,31 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..config import Config
+from ..errors import UsageError
+from . import options
 
 if TYPE_CHECKING:
     from ..registry.model import Code
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "usage",
-        parents=[common],
-        help="find unused and undefined codes in Python sources",
-        description="Scan Python files (by syntax tree) for uses of the registry's codes. "
-        "Exit status 1 when a name is used that the registry does not define, or "
-        "when a code that is still emitted is never used.",
-    )
+HELP = "find unused and undefined codes in Python sources"
+DESCRIPTION = (
+    "Scan Python files (by syntax tree) for uses of the registry's codes. Exit status 1 when "
+    "a name is used that the registry does not define, or when a code that is still emitted "
+    "is never used."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", metavar="PATH", nargs="+", help="files or folders to scan")
     parser.add_argument(
         "--allow-unused", action="store_true", help="report unused codes without failing"
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.set_defaults(run=run)
+    options.output_format(parser)
 
 
 def _replacement(code: Code) -> str | None:
@@ -45,8 +45,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     roots = [Path(p) for p in args.paths]
     missing = [str(p) for p in roots if not p.exists()]
     if missing:
-        print(f"errorbook: no such file or folder: {', '.join(missing)}", file=sys.stderr)
-        return 2
+        raise UsageError(f"no such file or folder: {', '.join(missing)}")
     uses: list[usage.Use] = []
     problems: list[str] = []
     files = usage.python_files(roots, exclude=[package])

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from ..config import Config
+from . import options
+
+HELP = "check the registry file only"
+DESCRIPTION = (
+    "Check the registry against its schema and rules, reporting every problem with its line "
+    "and column."
+)
 
 
-def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
-    parser = sub.add_parser(
-        "validate",
-        parents=[common],
-        help="check the registry file only",
-        description="Check the registry against its schema and rules, "
-        "reporting every problem with its line and column.",
-    )
-    parser.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="text for people, json for tools (default: text)",
-    )
-    parser.set_defaults(run=run)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.output_format(parser)
 
 
 def run(args: argparse.Namespace, config: Config) -> int:

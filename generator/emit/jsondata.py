@@ -14,7 +14,6 @@ import jinja2
 from ..names import header
 from ..registry.model import Registry, Shape
 from . import Files
-from .python import retry_facts
 from .render import render
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -28,44 +27,6 @@ def _dump(env: jinja2.Environment, value: object) -> bytes:
 def resolved(registry: Registry) -> dict[str, object]:
     """The registry as plain data, with every derived fact resolved."""
     meta = registry.meta
-    codes = []
-    for code in registry.codes:
-        delay, attempts = retry_facts(registry, code)
-        entry: dict[str, object] = {
-            "code": code.name,
-            "layer": code.layer,
-            "shape": code.shape.value,
-            "message": {
-                "text": code.message.text,
-                "plural": code.message.plural,
-                "count": code.message.count,
-            },
-            "placeholders": [
-                {"name": p.name, "description": p.description, "example": p.example, "type": p.type}
-                for p in code.placeholders
-            ],
-            "meaning": code.meaning,
-            "agent_hint": code.hint,
-            "recovery": code.recovery.as_dict(),
-            "retry": {
-                "policy": code.retry.policy.value,
-                "limit": code.retry.limit,
-                "delay_ms": delay,
-                "attempts": attempts,
-            },
-            "limits": list(code.limits),
-            "related": list(code.related),
-            "http_status": code.http_status,
-            "jsonrpc_code": code.jsonrpc,
-            "since": code.since,
-            **code.lifecycle(),
-            "docs_url": registry.docs_url(code),
-        }
-        if code.rationale:
-            entry["rationale"] = code.rationale
-        if code.shape_reason:
-            entry["shape_reason"] = code.shape_reason
-        codes.append(entry)
     return {
         "$comment": header(registry.path),
         "$schema": "./schemas/codes.schema.json",
@@ -91,7 +52,7 @@ def resolved(registry: Registry) -> dict[str, object]:
             }
             for x in registry.layers
         ],
-        "codes": codes,
+        "codes": [registry.record(code) for code in registry.codes],
         "limits": [
             {
                 "id": x.id,

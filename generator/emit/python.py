@@ -6,29 +6,15 @@ import jinja2
 
 from ..catalogs.locales import script_table
 from ..names import header
-from ..registry.model import RECOVERY_KINDS, Code, Registry
+from ..registry.model import RECOVERY_KINDS, Actor, Registry, RetryPolicy, Shape
 from . import Files
 from .render import render
 
-TEMPLATES = ("__init__.py", "codes.py", "envelope.py", "i18n.py", "wire.py", "py.typed")
-
-_TO_MILLISECONDS = {"milliseconds": 1, "seconds": 1000}
-
-
-def retry_facts(registry: Registry, code: Code) -> tuple[int | None, int | None]:
-    """(delay before a retry in ms, attempts allowed) from the code's limits and retry policy."""
-    if code.retry.limit is None:
-        return None, None
-    attempts = registry.limit(code.retry.limit).default
-    delay = next(
-        (
-            registry.limit(x).default * _TO_MILLISECONDS[registry.limit(x).unit]
-            for x in code.limits
-            if x != code.retry.limit and registry.limit(x).unit in _TO_MILLISECONDS
-        ),
-        None,
-    )
-    return delay, attempts
+#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``).
+RENDERED = ("codes.py",)
+#: Files that are the same for every registry. They are plain files (``python/<name>``) so
+#: that ruff checks and formats them as the source they are; only the header line is added.
+COPIED = ("__init__.py", "_format.py", "envelope.py", "i18n.py", "wire.py", "py.typed")
 
 
 def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files:
@@ -40,11 +26,27 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "recovery_kinds": RECOVERY_KINDS,
         "docs_urls": {code.name: registry.docs_url(code) for code in registry.codes},
         "scripts": script_table(registry.meta.locales),
-        "retry_facts": {code.name: retry_facts(registry, code) for code in registry.codes},
+        # The enums the generator validates against, so the package's copies cannot drift.
+        "shapes": list(Shape),
+        "actors": list(Actor),
+        "retry_policies": list(RetryPolicy),
+        "retry_facts": {code.name: registry.retry_facts(code) for code in registry.codes},
         "limit_codes": {
             limit.id: [c.name for c in registry.produced_by(limit.id)] for limit in registry.limits
         },
     }
-    return {
-        f"{package_dir}/{name}": render(env, f"python/{name}.j2", **context) for name in TEMPLATES
+    files = {
+        f"{package_dir}/{name}": render(env, f"python/{name}.j2", **context) for name in RENDERED
     }
+    first_line = f"# {context['header']}\n"
+    for name in COPIED:
+        files[f"{package_dir}/{name}"] = (first_line + _source(env, f"python/{name}")).encode()
+    return files
+
+
+def _source(env: jinja2.Environment, name: str) -> str:
+    """A plain template's text, found as a rendered one is (a project's override folder
+    first), but never rendered: Python source is full of braces Jinja2 would read."""
+    if env.loader is None:
+        raise jinja2.TemplateNotFound(name)
+    return env.loader.get_source(env, name)[0]

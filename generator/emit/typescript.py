@@ -21,7 +21,6 @@ from ..catalogs.catalog import StableCatalog, usable
 from ..names import header as header_line
 from ..registry.model import Registry
 from . import Files
-from .python import retry_facts
 from .render import render
 
 
@@ -44,14 +43,15 @@ def locale_messages(
     if catalog is None:
         return found
     names = categories(locale)
-    counts = {code.name: code.message.count for code in registry.codes}
+    counts = registry.counts
     for message in catalog:
-        if message.context not in counts or not usable(message, counts[message.context]):
+        code = message.context
+        if code is None or code not in counts or not usable(message, counts[code]):
             continue
         if isinstance(message.string, (list, tuple)):
-            found[message.context] = dict(zip(names, message.string, strict=False))
+            found[code] = dict(zip(names, message.string, strict=False))
         else:
-            found[message.context] = message.string
+            found[code] = message.string
     return found
 
 
@@ -64,7 +64,7 @@ def emit(
         "registry": registry,
         "meta": registry.meta,
         "header": header,
-        "retry_facts": {c.name: retry_facts(registry, c) for c in registry.codes},
+        "retry_facts": {c.name: registry.retry_facts(c) for c in registry.codes},
         "docs_urls": {c.name: registry.docs_url(c) for c in registry.codes},
         "locales": registry.meta.locales,
     }

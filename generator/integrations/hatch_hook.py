@@ -42,7 +42,7 @@ class ErrorbookBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         except InvalidInput as exc:
             raise ErrorbookBuildError(
                 "errorbook: the registry is invalid; fix it, then build again:\n"
-                + exc.diagnostics.render()
+                + exc.diagnostics.render(with_id=True)
             ) from None
         except (config.ConfigError, output.OutputError) as exc:
             raise ErrorbookBuildError(f"errorbook: {exc}") from None

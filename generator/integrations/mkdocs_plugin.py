@@ -88,14 +88,16 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         try:
             _, catalog_run = build.regenerate(settings)
         except InvalidInput as exc:
-            raise PluginError("errorbook:\n" + exc.diagnostics.render()) from None
+            raise PluginError("errorbook:\n" + exc.diagnostics.render(with_id=True)) from None
         except output.OutputError as exc:
             raise PluginError(f"errorbook: {exc}") from None
         problems = catalog_run.problems
         if problems.items:
             level = logging.WARNING if self.serving else logging.INFO
             for item in problems.sorted():
-                log.log(level, "errorbook: %s", _SEVERITY.sub(": ", item.render(), count=1))
+                log.log(
+                    level, "errorbook: %s", _SEVERITY.sub(": ", item.render(with_id=True), count=1)
+                )
             log.log(
                 level,
                 "errorbook: the translations above are left out of the pages until they are "

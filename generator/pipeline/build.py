@@ -24,6 +24,7 @@ from ..diagnostics import Diagnostics, InvalidInput, Mark
 from ..emit import Files, jsondata, python, typescript
 from ..emit.render import environment
 from ..emit.site import pages as site
+from ..errors import ConfigError
 from ..registry.model import Registry
 from ..registry.validate import load_registry
 from . import cache, output
@@ -107,7 +108,9 @@ def _catalog_input(config: Config, relative: str, problems: Diagnostics) -> byte
     try:
         return inputs.read(config.root / relative, limit=config.input_limit, follow=False)
     except inputs.InputFileError as exc:
-        problems.error(Mark(relative, 1, 1), f"this path {exc.reason}", exc.hint)
+        problems.error(
+            "E-FILE-UNREADABLE", Mark(relative, 1, 1), f"this path {exc.reason}", exc.hint
+        )
         return None
 
 
@@ -149,9 +152,26 @@ def run(
         return _run(config, registry, existing, use_cache)
 
 
+def _no_retired_overrides(config: Config) -> None:
+    """Refuse an override of a runtime module under its old template name: those modules are
+    plain Python files now (python/<name>.py), and an override named python/<name>.py.j2
+    would otherwise be passed over without a word."""
+    if config.templates is None:
+        return
+    for name in python.COPIED:
+        old = config.templates / "python" / f"{name}.j2"
+        if old.exists():
+            raise ConfigError(
+                f"{config.display(old)}: error: python/{name}.j2 is no longer a template of "
+                f"errorbook's; python/{name} is a plain file now (rename the override to "
+                f"python/{name} and remove any Jinja2 syntax from it)"
+            )
+
+
 def _run(
     config: Config, registry: Registry, existing: dict[str, bytes] | None, use_cache: bool
 ) -> tuple[Files, catalogs.CatalogRun]:
+    _no_retired_overrides(config)
     env = environment(config.templates)
     package_dir = (
         PurePosixPath(config.display(config.python_out)) / registry.meta.package
@@ -280,7 +300,10 @@ def merge(files: dict[str, bytes], owners: Owners, made: Files, producer: str, w
         problem = owners.clash(path, producer)
         if problem is not None:
             found.error(
-                where, problem, "point these settings of [tool.errorbook] at separate folders"
+                "E-OUTPUT-CLASH",
+                where,
+                problem,
+                "point these settings of [tool.errorbook] at separate folders",
             )
             continue
         owners.add(path, producer)

@@ -33,7 +33,8 @@ from ..diagnostics import Diagnostic, Mark, Severity
 from ..digest import digest
 
 CATALOGS = ".errorbook-cache/catalogs.json"
-_FORMAT = 2
+#: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id.
+_FORMAT = 3
 _PACKAGE = Path(__file__).resolve().parent.parent  # generator/
 
 
@@ -116,7 +117,7 @@ def _three(counts: list[int]) -> tuple[int, int, int]:
 def _diagnostic(data: dict[str, object]) -> Diagnostic:
     mark = Mark(str(data["path"]), int(str(data["line"])), int(str(data["column"])))
     severity: Severity = "warning" if data["severity"] == "warning" else "error"
-    return Diagnostic(mark, str(data["message"]), str(data["hint"]), severity)
+    return Diagnostic(str(data["id"]), mark, str(data["message"]), str(data["hint"]), severity)
 
 
 def templates_fingerprint() -> str:

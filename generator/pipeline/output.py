@@ -51,6 +51,7 @@ from typing import Literal
 
 from .. import inputs
 from ..diagnostics import Diagnostics, InvalidInput, Mark
+from ..errors import OutputError as OutputError  # raised here; the class lives in errors.py
 from ..names import header, one_line
 
 Status = Literal[
@@ -72,10 +73,6 @@ _NEVER = {".git", ".hg", ".svn", CACHE_FOLDER}  # folders whose content errorboo
 class FileStatus:
     path: str
     status: Status
-
-
-class OutputError(Exception):
-    """A file could not be written; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +288,7 @@ def _orphans(
         verdict, problem = _judge(root, layout, line)
         if problem:
             found.error(
+                "E-MANIFEST-LINE",
                 Mark(MANIFEST, number, 1),
                 f"'{one_line(line)}' {problem}, so errorbook will not remove it",
                 f"delete this line from {MANIFEST}: errorbook removes only files it wrote, "

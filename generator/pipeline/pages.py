@@ -54,6 +54,7 @@ def _page(path: Path, mark: Mark, limit: int, problems: Diagnostics) -> str | No
     """One page's text, or None after adding the reason it cannot be used to ``problems``."""
     if not NAME.match(path.stem):
         problems.error(
+            "E-SITE-PAGE-NAME",
             mark,
             f"the page name '{path.stem}' cannot be used as it is in the site's addresses "
             "and navigation",
@@ -63,6 +64,7 @@ def _page(path: Path, mark: Mark, limit: int, problems: Diagnostics) -> str | No
         return None
     if path.is_dir():  # checked again by inputs.read; this says it in a page's terms
         problems.error(
+            "E-SITE-PAGE-FOLDER",
             mark,
             "this is a folder, but every *.md in the pages folder is read as a page",
             "rename the folder so that its name does not end in .md, or move it elsewhere",
@@ -71,10 +73,11 @@ def _page(path: Path, mark: Mark, limit: int, problems: Diagnostics) -> str | No
     try:
         data = inputs.read(path, limit=limit)
     except inputs.InputFileError as exc:
-        problems.error(mark, f"the page {exc.reason}", exc.hint)
+        problems.error("E-FILE-UNREADABLE", mark, f"the page {exc.reason}", exc.hint)
         return None
     if data is None:
         problems.error(
+            "E-FILE-MISSING",
             mark,
             "cannot be read: it is a link to a file that does not exist, or it was removed "
             "while errorbook ran",
@@ -96,6 +99,7 @@ def decode(data: bytes, mark: Mark, problems: Diagnostics) -> str | None:
         line = data.count(b"\n", 0, exc.start) + 1
         column = len(data[start : exc.start].decode("utf-8")) + 1
         problems.error(
+            "E-FILE-NOT-UTF8",
             Mark(mark.path, line, column),
             f"the page is not UTF-8: byte 0x{data[exc.start]:02X} cannot start or continue "
             "a character here",

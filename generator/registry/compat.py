@@ -9,18 +9,21 @@ reworded prose is cosmetic. :func:`diff` classifies every change with its reason
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Literal, Protocol
+from operator import attrgetter
+from typing import Generic, Literal, Protocol, TypeVar
 
-from .model import Code, Registry
+from .model import Code, Limit, Registry
 from .validate import semver
 
 Severity = Literal["breaking", "compatible", "cosmetic"]
 ORDER: dict[str, int] = {"breaking": 0, "compatible": 1, "cosmetic": 2}
 
+T = TypeVar("T")
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, kw_only=True)
 class Change:
     entity: str  # registry, code, layer, limit, adapter
     name: str
@@ -43,42 +46,211 @@ def _text(value: object) -> str:
     return str(getattr(value, "value", value))
 
 
-def _code_changes(old: Code, new: Code, old_version: str) -> list[Change]:
-    """How one code changed; ``old_version`` is the version of the registry ``old`` is from."""
+@dataclass(frozen=True, kw_only=True)
+class Rule(Generic[T]):
+    """One row of a classification table: when ``field`` of an entry differs between two
+    versions, the change is ``severity`` because of ``reason``.
+
+    ``show`` gives the value a report prints for each side (none: prose, printed as
+    nothing). The rule applies when ``compare`` (``show`` if not given) differs, or when
+    ``when`` holds, for a field whose test is more than inequality."""
+
+    field: str
+    severity: Severity
+    reason: str | Callable[[T, T], str]
+    show: Callable[[T], object] | None = None
+    compare: Callable[[T], object] | None = None
+    when: Callable[[T, T], bool] | None = None
+
+    def applies(self, old: T, new: T) -> bool:
+        if self.when is not None:
+            return self.when(old, new)
+        key = self.compare or self.show
+        assert key is not None, f"the rule for {self.field} compares nothing"
+        return key(old) != key(new)
+
+    def change(self, entity: str, name: str, old: T, new: T) -> Change:
+        reason = self.reason if isinstance(self.reason, str) else self.reason(old, new)
+        return Change(
+            entity=entity,
+            name=name,
+            kind="changed",
+            severity=self.severity,
+            reason=reason,
+            field=self.field,
+            old=_text(self.show(old)) if self.show else "",
+            new=_text(self.show(new)) if self.show else "",
+        )
+
+
+def _walk(rules: Sequence[Rule[T]], entity: str, name: str, old: T, new: T) -> list[Change]:
+    """Every rule of a table that applies to ``old`` and ``new``, in the table's order."""
+    return [rule.change(entity, name, old, new) for rule in rules if rule.applies(old, new)]
+
+
+def _removed_placeholders(old: Code, new: Code) -> list[str]:
+    return [p for p in old.placeholder_names if p not in new.placeholder_names]
+
+
+def _added_placeholders(old: Code, new: Code) -> list[str]:
+    return [p for p in new.placeholder_names if p not in old.placeholder_names]
+
+
+def _limit_range(limit: Limit) -> str:
+    return f"{limit.minimum}..{limit.maximum}"
+
+
+def _narrowed(old: Limit, new: Limit) -> bool:
+    return new.minimum > old.minimum or new.maximum < old.maximum
+
+
+#: How a code's fields change its contract, in the order a diff reports them. What a client
+#: branches on or passes (layer, shape, placeholders, transports) breaks it; a new retry
+#: policy changes how it should react; everything else is prose or history.
+CODE_RULES: tuple[Rule[Code], ...] = (
+    Rule(
+        field="layer",
+        severity="breaking",
+        reason="clients route failures by layer",
+        show=attrgetter("layer"),
+    ),
+    Rule(
+        field="shape",
+        severity="breaking",
+        reason="clients read the code from the other envelope",
+        show=attrgetter("shape"),
+    ),
+    Rule(
+        field="placeholders",
+        severity="breaking",
+        reason="callers pass placeholders by name; a removed or renamed one fails them",
+        show=attrgetter("placeholder_names"),
+        when=lambda old, new: bool(_removed_placeholders(old, new)),
+    ),
+    Rule(
+        field="placeholders",
+        severity="breaking",
+        reason=lambda old, new: "callers must now pass " + ", ".join(_added_placeholders(old, new)),
+        show=attrgetter("placeholder_names"),
+        when=lambda old, new: (
+            not _removed_placeholders(old, new) and bool(_added_placeholders(old, new))
+        ),
+    ),
+    Rule(
+        field="http",
+        severity="breaking",
+        reason="HTTP clients branch on the status",
+        show=attrgetter("http_status"),
+    ),
+    Rule(
+        field="jsonrpc",
+        severity="breaking",
+        reason="JSON-RPC clients branch on the error code",
+        show=attrgetter("jsonrpc"),
+    ),
+    Rule(
+        field="retry",
+        severity="compatible",
+        reason="the retry policy changes how clients should react",
+        show=lambda code: code.retry.describe(),
+        compare=attrgetter("retry"),
+    ),
+    Rule(
+        field="message",
+        severity="cosmetic",
+        reason="UI copy only; translations become fuzzy",
+        show=lambda code: " / ".join(code.message.forms),
+        compare=attrgetter("message"),
+    ),
+    *(
+        Rule(field=name, severity="cosmetic", reason="reference prose only", show=attrgetter(name))
+        for name in ("meaning", "rationale", "shape_reason")
+    ),
+    Rule(
+        field="recovery",
+        severity="cosmetic",
+        reason="recovery guidance only",
+        show=lambda code: code.recovery.kind,
+        compare=attrgetter("recovery"),
+    ),
+    Rule(
+        field="related",
+        severity="cosmetic",
+        reason="cross-references only",
+        show=lambda code: code.related + code.limits,
+        compare=attrgetter("related", "limits"),
+    ),
+    Rule(
+        field="since",
+        severity="cosmetic",
+        reason="the history of a code should not be rewritten",
+        show=attrgetter("since"),
+    ),
+)
+
+#: How a limit's fields change what deployments may configure, in report order.
+LIMIT_RULES: tuple[Rule[Limit], ...] = (
+    Rule(
+        field="unit",
+        severity="breaking",
+        reason="configured values would be read in another unit",
+        show=attrgetter("unit"),
+    ),
+    Rule(
+        field="range",
+        severity="breaking",
+        reason="a value that was allowed is now refused",
+        show=_limit_range,
+        when=_narrowed,
+    ),
+    Rule(
+        field="range",
+        severity="compatible",
+        reason="a wider range",
+        show=_limit_range,
+        when=lambda old, new: not _narrowed(old, new) and _limit_range(old) != _limit_range(new),
+    ),
+    Rule(
+        field="default",
+        severity="compatible",
+        reason="deployments that rely on the default behave differently",
+        show=attrgetter("default"),
+    ),
+    Rule(
+        field="bounds",
+        severity="cosmetic",
+        reason="prose only",
+        compare=attrgetter("title", "bounds"),
+    ),
+)
+
+
+def _lifecycle_changes(old: Code, new: Code, old_version: str) -> list[Change]:
+    """A code's reuse, deprecation and retirement: events with a kind of their own rather
+    than a changed field, and whose severity depends on what was released before."""
     found: list[Change] = []
 
-    def change(field: str, severity: Severity, reason: str, a: object, b: object) -> None:
+    def event(kind: str, severity: Severity, reason: str, was: str, now: str) -> None:
         found.append(
-            Change("code", new.name, "changed", severity, reason, field, _text(a), _text(b))
+            Change(
+                entity="code",
+                name=new.name,
+                kind=kind,
+                severity=severity,
+                reason=reason,
+                field="retired" if kind in ("reused", "retired") else "deprecated",
+                old=was,
+                new=now,
+            )
         )
 
     if old.retired is not None and new.retired is None:
-        found.append(
-            Change(
-                "code",
-                new.name,
-                "reused",
-                "breaking",
-                "a retired code's name can never be used again; add a new code",
-                "retired",
-                old.retired.since,
-                "",
-            )
-        )
+        reason = "a retired code's name can never be used again; add a new code"
+        event("reused", "breaking", reason, old.retired.since, "")
     if old.deprecated is None and new.deprecated is not None:
-        found.append(
-            Change(
-                "code",
-                new.name,
-                "deprecated",
-                "compatible",
-                "still emitted; clients should move to "
-                f"{new.deprecated.replaced_by or 'another code'}",
-                "deprecated",
-                "",
-                new.deprecated.since,
-            )
-        )
+        instead = new.deprecated.replaced_by or "another code"
+        reason = f"still emitted; clients should move to {instead}"
+        event("deprecated", "compatible", reason, "", new.deprecated.since)
     if old.retired is None and new.retired is not None:
         # Deprecated by a release after OLD and before the one that retires it: two
         # compatible steps, even in one diff (a client that skipped the deprecation release
@@ -89,117 +261,36 @@ def _code_changes(old: Code, new: Code, old_version: str) -> list[Change]:
             and semver(old_version) < semver(new.deprecated.since) < semver(new.retired.since)
         )
         if warned:
-            found.append(
-                Change(
-                    "code",
-                    new.name,
-                    "retired",
-                    "compatible",
-                    "deprecated before; its constant and page stay",
-                    "retired",
-                    "",
-                    new.retired.since,
-                )
-            )
+            reason = "deprecated before; its constant and page stay"
+            event("retired", "compatible", reason, "", new.retired.since)
         else:
-            found.append(
-                Change(
-                    "code",
-                    new.name,
-                    "retired",
-                    "breaking",
-                    "retired without an earlier release deprecating it",
-                    "retired",
-                    "",
-                    new.retired.since,
-                )
-            )
-    if old.layer != new.layer:
-        change("layer", "breaking", "clients route failures by layer", old.layer, new.layer)
-    if old.shape != new.shape:
-        change(
-            "shape",
-            "breaking",
-            "clients read the code from the other envelope",
-            old.shape,
-            new.shape,
-        )
-    removed = [p for p in old.placeholder_names if p not in new.placeholder_names]
-    added = [p for p in new.placeholder_names if p not in old.placeholder_names]
-    if removed:
-        change(
-            "placeholders",
-            "breaking",
-            "callers pass placeholders by name; a removed or renamed one fails them",
-            old.placeholder_names,
-            new.placeholder_names,
-        )
-    elif added:
-        change(
-            "placeholders",
-            "breaking",
-            "callers must now pass " + ", ".join(added),
-            old.placeholder_names,
-            new.placeholder_names,
-        )
-    if old.http_status != new.http_status:
-        change(
-            "http",
-            "breaking",
-            "HTTP clients branch on the status",
-            old.http_status,
-            new.http_status,
-        )
-    if old.jsonrpc != new.jsonrpc:
-        change(
-            "jsonrpc",
-            "breaking",
-            "JSON-RPC clients branch on the error code",
-            old.jsonrpc,
-            new.jsonrpc,
-        )
-    if old.retry != new.retry:
-        change(
-            "retry",
-            "compatible",
-            "the retry policy changes how clients should react",
-            old.retry.describe(),
-            new.retry.describe(),
-        )
-    if old.message != new.message:
-        change(
-            "message",
-            "cosmetic",
-            "UI copy only; translations become fuzzy",
-            " / ".join(old.message.forms),
-            " / ".join(new.message.forms),
-        )
-    for field in ("meaning", "rationale", "shape_reason"):
-        if getattr(old, field) != getattr(new, field):
-            change(
-                field, "cosmetic", "reference prose only", getattr(old, field), getattr(new, field)
-            )
-    if old.recovery != new.recovery:
-        change(
-            "recovery", "cosmetic", "recovery guidance only", old.recovery.kind, new.recovery.kind
-        )
-    if old.related != new.related or old.limits != new.limits:
-        change(
-            "related",
-            "cosmetic",
-            "cross-references only",
-            old.related + old.limits,
-            new.related + new.limits,
-        )
-    if old.since != new.since:
-        change(
-            "since",
-            "cosmetic",
-            "the history of a code should not be rewritten",
-            old.since,
-            new.since,
-        )
+            reason = "retired without an earlier release deprecating it"
+            event("retired", "breaking", reason, "", new.retired.since)
     return found
+
+
+def _code_changes(old: Code, new: Code, old_version: str) -> list[Change]:
+    """How one code changed; ``old_version`` is the version of the registry ``old`` is from."""
+    return _lifecycle_changes(old, new, old_version) + _walk(CODE_RULES, "code", new.name, old, new)
+
+
+def _removed_code(name: str, code: Code, old_codes: dict[str, Code], new: Registry) -> Change:
+    """A code that is gone, with a guess at its new name when one looks like it."""
+    twin = next(
+        (
+            c.name
+            for c in new.codes
+            if c.name not in old_codes and c.layer == code.layer and c.message == code.message
+        ),
+        None,
+    )
+    reason = (
+        f"renamed to {twin}? clients branching on {name} break; deprecate it, "
+        "add the new code, and retire the old one later"
+        if twin
+        else "clients branching on it break; retire it instead of removing it"
+    )
+    return Change(entity="code", name=name, kind="removed", severity="breaking", reason=reason)
 
 
 def diff(old: Registry, new: Registry) -> list[Change]:
@@ -210,39 +301,31 @@ def diff(old: Registry, new: Registry) -> list[Change]:
     if old.meta.package != new.meta.package:
         found.append(
             Change(
-                "registry",
-                new.meta.name,
-                "changed",
-                "breaking",
-                "applications import the package by this name",
-                "package",
-                old.meta.package,
-                new.meta.package,
+                entity="registry",
+                name=new.meta.name,
+                kind="changed",
+                severity="breaking",
+                reason="applications import the package by this name",
+                field="package",
+                old=old.meta.package,
+                new=new.meta.package,
             )
         )
     for name, code in old_codes.items():
         if name not in new_codes:
-            twin = next(
-                (
-                    c.name
-                    for c in new.codes
-                    if c.name not in old_codes
-                    and c.layer == code.layer
-                    and c.message == code.message
-                ),
-                None,
-            )
-            reason = (
-                f"renamed to {twin}? clients branching on {name} break; deprecate it, "
-                "add the new code, and retire the old one later"
-                if twin
-                else "clients branching on it break; retire it instead of removing it"
-            )
-            found.append(Change("code", name, "removed", "breaking", reason))
+            found.append(_removed_code(name, code, old_codes, new))
     for name, code in new_codes.items():
         if name not in old_codes:
             found.append(
-                Change("code", name, "added", "compatible", "a new code", "since", "", code.since)
+                Change(
+                    entity="code",
+                    name=name,
+                    kind="added",
+                    severity="compatible",
+                    reason="a new code",
+                    field="since",
+                    new=code.since,
+                )
             )
         else:
             found += _code_changes(old_codes[name], code, old.meta.version)
@@ -255,62 +338,8 @@ def diff(old: Registry, new: Registry) -> list[Change]:
     old_limits = {x.id: x for x in old.limits}
     for limit in new.limits:
         before = old_limits.get(limit.id)
-        if before is None:
-            continue
-        if before.unit != limit.unit:
-            found.append(
-                Change(
-                    "limit",
-                    limit.id,
-                    "changed",
-                    "breaking",
-                    "configured values would be read in another unit",
-                    "unit",
-                    before.unit,
-                    limit.unit,
-                )
-            )
-        if limit.minimum > before.minimum or limit.maximum < before.maximum:
-            found.append(
-                Change(
-                    "limit",
-                    limit.id,
-                    "changed",
-                    "breaking",
-                    "a value that was allowed is now refused",
-                    "range",
-                    f"{before.minimum}..{before.maximum}",
-                    f"{limit.minimum}..{limit.maximum}",
-                )
-            )
-        elif (limit.minimum, limit.maximum) != (before.minimum, before.maximum):
-            found.append(
-                Change(
-                    "limit",
-                    limit.id,
-                    "changed",
-                    "compatible",
-                    "a wider range",
-                    "range",
-                    f"{before.minimum}..{before.maximum}",
-                    f"{limit.minimum}..{limit.maximum}",
-                )
-            )
-        if before.default != limit.default:
-            found.append(
-                Change(
-                    "limit",
-                    limit.id,
-                    "changed",
-                    "compatible",
-                    "deployments that rely on the default behave differently",
-                    "default",
-                    str(before.default),
-                    str(limit.default),
-                )
-            )
-        if (before.title, before.bounds) != (limit.title, limit.bounds):
-            found.append(Change("limit", limit.id, "changed", "cosmetic", "prose only", "bounds"))
+        if before is not None:
+            found += _walk(LIMIT_RULES, "limit", limit.id, before, limit)
     found += _presence(old.limits, new.limits, "limit", "deployments that configure it fail")
     return sorted(found, key=lambda c: ORDER[c.severity])
 
@@ -326,12 +355,14 @@ def _presence(
     before = [x.id for x in old]
     after = [x.id for x in new]
     found = [
-        Change(entity, name, "removed", "breaking", removed_reason)
+        Change(entity=entity, name=name, kind="removed", severity="breaking", reason=removed_reason)
         for name in before
         if name not in after
     ]
     found += [
-        Change(entity, name, "added", "compatible", f"a new {entity}")
+        Change(
+            entity=entity, name=name, kind="added", severity="compatible", reason=f"a new {entity}"
+        )
         for name in after
         if name not in before
     ]
@@ -355,19 +386,28 @@ def _named(
             if getattr(previous, field) != getattr(item, field):
                 found.append(
                     Change(
-                        entity,
-                        item.id,
-                        "changed",
-                        "compatible",
-                        "each code's own shape and layer are compared separately",
-                        field,
-                        _text(getattr(previous, field)),
-                        _text(getattr(item, field)),
+                        entity=entity,
+                        name=item.id,
+                        kind="changed",
+                        severity="compatible",
+                        reason="each code's own shape and layer are compared separately",
+                        field=field,
+                        old=_text(getattr(previous, field)),
+                        new=_text(getattr(item, field)),
                     )
                 )
         for field in prose:
             if getattr(previous, field) != getattr(item, field):
-                found.append(Change(entity, item.id, "changed", "cosmetic", "prose only", field))
+                found.append(
+                    Change(
+                        entity=entity,
+                        name=item.id,
+                        kind="changed",
+                        severity="cosmetic",
+                        reason="prose only",
+                        field=field,
+                    )
+                )
     return found
 
 

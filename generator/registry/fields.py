@@ -22,6 +22,7 @@ def entries(node: Node, what: str, found: Diagnostics) -> list[tuple[Scalar, Nod
     """The (key, value) pairs of a section such as ``codes:``, each key named once."""
     if not isinstance(node, Mapping):
         found.error(
+            "E-SCHEMA-NOT-MAPPING",
             node.mark,
             f"'{what}s' must be a mapping of {what} names to {what}s, not {node.kind}",
             f"write each {what} as 'NAME:' followed by its fields",
@@ -33,6 +34,7 @@ def entries(node: Node, what: str, found: Diagnostics) -> list[tuple[Scalar, Nod
         first = seen.get(key.value)
         if first is not None:
             found.error(
+                "E-NAME-DUPLICATE",
                 key.mark,
                 f"{what} '{key.value}' is defined twice (first at line {first.mark.line})",
                 f"remove or rename one of the two {what}s",
@@ -62,6 +64,7 @@ class Fields:
         self.keys: dict[str, Scalar] = {}
         if not isinstance(node, Mapping):
             found.error(
+                "E-SCHEMA-NOT-MAPPING",
                 node.mark,
                 f"{where} must be a mapping, not {node.kind}",
                 "give its fields as 'key: value' lines: " + ", ".join(schema.names),
@@ -73,6 +76,7 @@ class Fields:
         for key, value in node.pairs:
             if key.value in self.keys:
                 found.error(
+                    "E-SCHEMA-DUPLICATE-KEY",
                     key.mark,
                     f"key '{key.value}' appears twice in {where} (first at line "
                     f"{self.keys[key.value].mark.line})",
@@ -82,6 +86,7 @@ class Fields:
             if key.value not in schema.names:
                 misspelt.add(closest(key.value, schema.names) or "")
                 found.error(
+                    "E-SCHEMA-UNKNOWN-KEY",
                     key.mark,
                     f"unknown key '{key.value}' in {where}",
                     suggest(key.value, schema.names),
@@ -93,6 +98,7 @@ class Fields:
             if field.required and field.name not in self.nodes and field.name not in misspelt:
                 doc = field.doc.rstrip(".")
                 found.error(
+                    "E-SCHEMA-MISSING-KEY",
                     self.anchor,
                     f"{where} has no '{field.name}'",
                     f"add '{field.name}:', {doc[0].lower()}{doc[1:]}",
@@ -120,7 +126,10 @@ class Fields:
                 else f"write {expected}"
             )
             self.found.error(
-                node.mark, f"'{name}' in {self.where} must be {expected}, not {node.kind}", hint
+                "E-SCHEMA-TYPE",
+                node.mark,
+                f"'{name}' in {self.where} must be {expected}, not {node.kind}",
+                hint,
             )
             return None
         return node
@@ -142,6 +151,7 @@ class Fields:
         value = self.text(name)
         if value is not None and not IDENTIFIER.match(value):
             self.found.error(
+                "E-SCHEMA-IDENTIFIER",
                 self.mark(name),
                 f"'{name}' in {self.where} must be a lower-case identifier, not '{value}'",
                 "use a-z, 0-9 and '_', such as 'surface'",
@@ -154,6 +164,7 @@ class Fields:
         choices = self.schema.field(name).choices
         if value is not None and value not in choices:
             self.found.error(
+                "E-SCHEMA-CHOICE",
                 self.mark(name),
                 f"'{value}' is not a valid '{name}' in {self.where}",
                 suggest(value, choices),
@@ -167,6 +178,7 @@ class Fields:
             return []
         if not isinstance(node, Sequence):
             self.found.error(
+                "E-SCHEMA-TYPE",
                 node.mark,
                 f"'{name}' in {self.where} must be a list, not {node.kind}",
                 "write one '- item' line per entry, or [a, b] on one line",
@@ -176,6 +188,7 @@ class Fields:
         for item in node.items:
             if not isinstance(item, Scalar) or item.tag != "str":
                 self.found.error(
+                    "E-SCHEMA-TYPE",
                     item.mark,
                     f"each entry of '{name}' in {self.where} must be text, not {item.kind}",
                     "put the entry in quotes",
@@ -212,7 +225,12 @@ def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> in
         hint = "write a whole number in decimal digits"
         with contextlib.suppress(ValueError):
             hint = f"write it without leading zeros, such as {int(body)}"
-    found.error(node.mark, f"'{name}' in {where} must be a decimal integer, not {text}", hint)
+    found.error(
+        "E-SCHEMA-INTEGER",
+        node.mark,
+        f"'{name}' in {where} must be a decimal integer, not {text}",
+        hint,
+    )
     return None
 
 
@@ -226,10 +244,16 @@ def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str |
     """The text of a scalar; a block scalar's final newline is YAML's, not the author's."""
     value = node.value.rstrip("\n") if node.block else node.value
     if not value.strip():
-        found.error(node.mark, f"'{name}' in {where} is empty", "write the text, or remove the key")
+        found.error(
+            "E-SCHEMA-EMPTY-TEXT",
+            node.mark,
+            f"'{name}' in {where} is empty",
+            "write the text, or remove the key",
+        )
         return None
     if len(value) > MAX_TEXT:
         found.error(
+            "E-SCHEMA-TEXT-TOO-LONG",
             node.mark,
             f"'{name}' in {where} is {len(value):,} characters long, more "
             f"than the {MAX_TEXT:,} allowed",
@@ -239,6 +263,7 @@ def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str |
     control = _CONTROL.search(value)
     if control is not None:
         found.error(
+            "E-SCHEMA-CONTROL-CHARACTER",
             node.mark,
             f"'{name}' in {where} contains the control character "
             f"U+{ord(control.group()):04X} at character {control.start() + 1}",

@@ -19,7 +19,7 @@ import yaml
 from yaml.resolver import Resolver
 
 from .. import inputs
-from ..diagnostics import Diagnostics, InvalidInput, Mark
+from ..diagnostics import Diagnostics, InvalidInput, Mark, invalid
 
 #: Limits that keep a hostile or broken file from costing unbounded time or memory.
 MAX_BYTES = 16 * 1024 * 1024
@@ -110,13 +110,12 @@ def decode(data: bytes, path: str) -> str:
         line = head.count(b"\n") + 1
         line_start = head.rfind(b"\n") + 1
         column = len(head[line_start:].decode("utf-8", "replace")) + 1
-        found = Diagnostics()
-        found.error(
+        raise invalid(
+            "E-FILE-NOT-UTF8",
             Mark(path, line, column),
             f"the file is not valid UTF-8 (byte 0x{data[exc.start]:02x})",
             "save the file with UTF-8 encoding",
-        )
-        raise InvalidInput(found) from None
+        ) from None
 
 
 _SEPARATORS = re.compile("[\x85\u2028\u2029]")
@@ -129,6 +128,7 @@ def load_text(text: str, path: str) -> Node:
     if separator is not None:  # YAML reads these as line breaks: text and lines would shift
         head = text[: separator.start()]
         found.error(
+            "E-YAML-LINE-SEPARATOR",
             Mark(path, head.count("\n") + 1, separator.start() - head.rfind("\n")),
             f"the character U+{ord(separator.group()):04X} (a line separator) is not allowed",
             "remove it; write \\n inside double quotes for a new line",
@@ -138,7 +138,7 @@ def load_text(text: str, path: str) -> Node:
         root = _compose(text, path, found)
     except yaml.MarkedYAMLError as exc:
         where, problem, hint = _explain_syntax(exc, text, path)
-        found.error(where, f"invalid YAML: {problem}", hint)
+        found.error("E-YAML-SYNTAX", where, f"invalid YAML: {problem}", hint)
         raise InvalidInput(found) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow in a file
         # The C reader counts UTF-8 bytes, the Python one characters.
@@ -149,6 +149,7 @@ def load_text(text: str, path: str) -> Node:
         line = head.count("\n") + 1
         column = position - (head.rfind("\n") + 1) + 1
         found.error(
+            "E-YAML-CHARACTER",
             Mark(path, line, column),
             f"the character U+{exc.character:04X} is not allowed in a YAML file",
             "remove it; write it as an escape such as \\t "
@@ -156,12 +157,15 @@ def load_text(text: str, path: str) -> Node:
         )
         raise InvalidInput(found) from None
     except yaml.YAMLError as exc:
-        found.error(Mark(path, 1, 1), f"invalid YAML: {exc}", "fix the YAML syntax")
+        found.error(
+            "E-YAML-SYNTAX", Mark(path, 1, 1), f"invalid YAML: {exc}", "fix the YAML syntax"
+        )
         raise InvalidInput(found) from None
     if found.has_errors:
         raise InvalidInput(found)
     if root is None:
         found.error(
+            "E-YAML-EMPTY",
             Mark(path, 1, 1),
             "the registry is empty",
             "start from the example in the README: registry, layers, codes, limits, adapters",
@@ -213,22 +217,22 @@ def load_file(
     ``seen`` receives the bytes read, before they are parsed: the stamp records the hash of
     what the run used, since the file may change on disk while the run goes on."""
     name = display or str(path)
-    found = Diagnostics()
     try:
         data = inputs.read(path, limit=MAX_BYTES)
     except inputs.InputFileError as exc:
         hint = exc.hint
         if "larger than" in exc.reason:
             hint = "split the prose out, or raise generator.registry.loader.MAX_BYTES deliberately"
-        found.error(Mark(name, 1, 1), f"the file {exc.reason}", hint)
-        raise InvalidInput(found) from None
+        raise invalid(
+            "E-FILE-UNREADABLE", Mark(name, 1, 1), f"the file {exc.reason}", hint
+        ) from None
     if data is None:
-        found.error(
+        raise invalid(
+            "E-FILE-MISSING",
             Mark(name, 1, 1),
             "cannot read the file: No such file or directory",
             "check the path, or pass --registry PATH",
         )
-        raise InvalidInput(found)
     if seen is not None:
         seen(data)
     return load_text(decode(data, name), name)
@@ -255,6 +259,7 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
                     pending_key[-1] = node
                 else:
                     found.error(
+                        "E-YAML-COMPLEX-KEY",
                         node.mark,
                         "a mapping key must be plain text",
                         "write the key as a single word such as 'code'",
@@ -269,6 +274,7 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
             documents += 1
             if documents > 1:
                 found.error(
+                    "E-YAML-MULTIPLE-DOCUMENTS",
                     _mark(path, event.start_mark),
                     "the file holds more than one YAML document",
                     "remove the '---' line; a registry is one document",
@@ -276,6 +282,7 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
                 return root
         elif isinstance(event, yaml.AliasEvent):
             found.error(
+                "E-YAML-ALIAS",
                 _mark(path, event.start_mark),
                 f"alias '*{event.anchor}' is not supported",
                 "write the value out in full; anchors and aliases are refused",
@@ -285,6 +292,7 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
             mark = _mark(path, event.start_mark)
             if event.anchor is not None:
                 found.error(
+                    "E-YAML-ANCHOR",
                     mark,
                     f"anchor '&{event.anchor}' is not supported",
                     "remove the anchor and write each value out in full",
@@ -297,6 +305,7 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
             _check_collection_tag(event, mark, found)
             if len(stack) >= MAX_DEPTH:
                 found.error(
+                    "E-YAML-TOO-DEEP",
                     mark,
                     f"the file nests deeper than {MAX_DEPTH} levels",
                     "a registry needs only a few levels; check the indentation",
@@ -319,6 +328,7 @@ def _scalar_tag(event: yaml.ScalarEvent, mark: Mark, found: Diagnostics) -> str:
         tag = _TAGS.get(event.tag)
         if tag is None:
             found.error(
+                "E-YAML-TAG",
                 mark,
                 f"the tag '{event.tag}' is not supported",
                 "remove the tag; values are plain text, numbers and booleans",
@@ -335,6 +345,7 @@ def _check_collection_tag(event: yaml.NodeEvent, mark: Mark, found: Diagnostics)
     tag = getattr(event, "tag", None)
     if tag not in (None, "!", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"):
         found.error(
+            "E-YAML-TAG",
             mark,
             f"the tag '{tag}' is not supported",
             "remove the tag; lists and mappings need none",

@@ -1,15 +1,25 @@
 """The resolved registry: frozen values that every emitter reads.
 
-Validation builds these once; derived facts (a code's shape when it follows its layer, the
-codes a limit produces, each code's documentation URL) are resolved here so that no emitter
-computes them again or differently.
+Validation builds these once, always with keyword arguments (every class is ``kw_only``: a
+code has some twenty fields, and a positional call would silently shift them when one is
+added). Derived facts (a code's shape when it follows its layer, the codes a limit produces,
+each code's documentation URL, retry facts, count placeholders, each shape's example code and
+the plain-data record of a code) are resolved here so that no emitter or command computes
+them again or differently.
+
+The classes are frozen but not slotted, so :func:`functools.cached_property` can keep a
+registry-wide table in the instance's ``__dict__`` without a setter: each table is built on
+first use, once per registry, and per-code facts that need the registry (limits, URLs) are
+read from such a table rather than stored on the code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import NamedTuple
 
 from ..diagnostics import Mark
 
@@ -50,7 +60,14 @@ RECOVERY_KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+#: Limit units that are durations, with the milliseconds in one of them.
+_TO_MILLISECONDS = {"milliseconds": 1, "seconds": 1000}
+
+#: Status order for picking an example: a code still emitted before one on its way out.
+_STATUS_RANK = {"active": 0, "deprecated": 1, "retired": 2}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Placeholder:
     name: str
     description: str
@@ -58,7 +75,7 @@ class Placeholder:
     type: str  # "text" or "integer"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Message:
     """UI copy in the source locale. ``plural`` and ``count`` are set together or not at all."""
 
@@ -75,7 +92,7 @@ class Message:
         return (self.text,) if self.plural is None else (self.text, self.plural)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Recovery:
     kind: str
     steps: tuple[str, ...]
@@ -94,7 +111,7 @@ class Recovery:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Retry:
     policy: RetryPolicy
     limit: str | None = None  # the limit that bounds a BOUNDED policy
@@ -107,20 +124,29 @@ class Retry:
         return f"retry automatically, bounded by the limit {self.limit}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Deprecation:
     since: str
     replaced_by: str | None = None
     reason: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Retirement:
     since: str
     reason: str = ""
 
 
-@dataclass(frozen=True)
+class RetryFacts(NamedTuple):
+    """What a client needs to retry a code on its own: the wait before trying again (from
+    the first duration limit the code names besides its retry limit) and how many attempts
+    its retry limit allows. Both are None for a code without a bounded policy."""
+
+    delay_ms: int | None
+    attempts: int | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Layer:
     id: str
     title: str
@@ -131,7 +157,7 @@ class Layer:
     mark: Mark = field(compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Code:
     name: str
     layer: str
@@ -200,7 +226,7 @@ class Code:
         return self.name.lower()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Limit:
     id: str
     title: str
@@ -212,7 +238,7 @@ class Limit:
     mark: Mark = field(compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Adapter:
     id: str
     title: str
@@ -222,7 +248,7 @@ class Adapter:
     mark: Mark = field(compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Meta:
     name: str
     title: str
@@ -239,7 +265,7 @@ class Meta:
         return self.error_domain or self.name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Registry:
     meta: Meta
     layers: tuple[Layer, ...]
@@ -296,3 +322,101 @@ class Registry:
     def docs_url(self, code: Code, locale: str | None = None) -> str:
         """The one stable URL of a code's reference page, per published language."""
         return f"{self.meta.docs_url}{locale or self.meta.source_locale}/codes/{code.slug}/"
+
+    # Derived facts. Each is computed here once per registry; the emitters and commands read
+    # them instead of deriving their own copies, which could drift apart.
+
+    @cached_property
+    def counts(self) -> Mapping[str, str | None]:
+        """Each code's count placeholder by code name (None for a message without plural
+        forms): translations of a plural message are checked against it everywhere."""
+        return {code.name: code.message.count for code in self.codes}
+
+    def retry_facts(self, code: Code) -> RetryFacts:
+        """The delay and attempts a client uses to retry ``code`` (see :class:`RetryFacts`)."""
+        return self._retry_facts[code.name]
+
+    @cached_property
+    def _retry_facts(self) -> dict[str, RetryFacts]:
+        return {code.name: self._resolve_retry(code) for code in self.codes}
+
+    def _resolve_retry(self, code: Code) -> RetryFacts:
+        if code.retry.limit is None:
+            return RetryFacts(delay_ms=None, attempts=None)
+        # The retry limit counts attempts; the first duration among the others is the delay.
+        others = (self.limit(x) for x in code.limits if x != code.retry.limit)
+        delay = next(
+            (x.default * _TO_MILLISECONDS[x.unit] for x in others if x.unit in _TO_MILLISECONDS),
+            None,
+        )
+        return RetryFacts(delay_ms=delay, attempts=self.limit(code.retry.limit).default)
+
+    def example(self, shape: Shape) -> Code | None:
+        """The code that shows ``shape``'s envelope on the site; None if no code has it."""
+        return self._examples.get(shape)
+
+    @cached_property
+    def _examples(self) -> dict[Shape, Code]:
+        """One code per shape, both taken from this registry so that a site never shows a
+        code it does not have.
+
+        Two codes a reader might mistake for each other show best why the envelopes differ,
+        and a registry marks such a pair by naming a code of the other shape in
+        ``related``. So the pair is the active code with the most related active codes of
+        the other shape, and the first of those it names (ties go to registry order). A
+        shape still without an example takes its first code, active ones first."""
+        found: dict[Shape, Code] = {}
+        active = [code for code in self.codes if code.status == "active"]
+        partners = {code.name: self._across(code) for code in active}
+        best = max(active, key=lambda code: len(partners[code.name]), default=None)
+        if best is not None and partners[best.name]:
+            partner = partners[best.name][0]
+            found = {best.shape: best, partner.shape: partner}
+        for code in sorted(self.codes, key=lambda code: _STATUS_RANK[code.status]):
+            found.setdefault(code.shape, code)
+        return found
+
+    def _across(self, code: Code) -> list[Code]:
+        """The active codes of another shape that ``code`` names in ``related``, in order."""
+        named = (self.code(name) for name in code.related)
+        return [x for x in named if x.shape is not code.shape and x.status == "active"]
+
+    def record(self, code: Code) -> dict[str, object]:
+        """A code as plain data with every derived fact resolved: an entry of codes.json,
+        and the source of the values ``explain --format json`` shares with it."""
+        facts = self.retry_facts(code)
+        entry: dict[str, object] = {
+            "code": code.name,
+            "layer": code.layer,
+            "shape": code.shape.value,
+            "message": {
+                "text": code.message.text,
+                "plural": code.message.plural,
+                "count": code.message.count,
+            },
+            "placeholders": [
+                {"name": p.name, "description": p.description, "example": p.example, "type": p.type}
+                for p in code.placeholders
+            ],
+            "meaning": code.meaning,
+            "agent_hint": code.hint,
+            "recovery": code.recovery.as_dict(),
+            "retry": {
+                "policy": code.retry.policy.value,
+                "limit": code.retry.limit,
+                "delay_ms": facts.delay_ms,
+                "attempts": facts.attempts,
+            },
+            "limits": list(code.limits),
+            "related": list(code.related),
+            "http_status": code.http_status,
+            "jsonrpc_code": code.jsonrpc,
+            "since": code.since,
+            **code.lifecycle(),
+            "docs_url": self.docs_url(code),
+        }
+        if code.rationale:
+            entry["rationale"] = code.rationale
+        if code.shape_reason:
+            entry["shape_reason"] = code.shape_reason
+        return entry

@@ -25,9 +25,10 @@ class Problem:
 
 
 class Finding(NamedTuple):
-    """A problem of one translated form: which form, what is wrong, how to fix it, and where
-    in the form's text (0-based), when there is a place to point at."""
+    """A problem of one translated form: its diagnostic id, which form, what is wrong, how to
+    fix it, and where in the form's text (0-based), when there is a place to point at."""
 
+    id: str
     form: int
     problem: str
     hint: str
@@ -136,11 +137,16 @@ def translation_problems(
             hint = p.hint
             if p.unnamed and names:  # name the source's own placeholders, not an example
                 hint = f"write the source's placeholders by name: {shown}"
-            found.append(Finding(index, f"has {p.message}", hint, p.offset))
+            found.append(
+                Finding(
+                    "E-TRANSLATION-PLACEHOLDER-SYNTAX", index, f"has {p.message}", hint, p.offset
+                )
+            )
         for name in parsed.names:
             if name not in names:
                 found.append(
                     Finding(
+                        "E-TRANSLATION-UNKNOWN-PLACEHOLDER",
                         index,
                         f"uses '{{{name}}}', which its source does not have",
                         f"use only the source's placeholders: {shown}",
@@ -152,7 +158,10 @@ def translation_problems(
             if name not in parsed.names and not optional:
                 found.append(
                     Finding(
-                        index, f"leaves out '{{{name}}}'", f"keep {{{name}}} in the translation"
+                        "E-TRANSLATION-MISSING-PLACEHOLDER",
+                        index,
+                        f"leaves out '{{{name}}}'",
+                        f"keep {{{name}}} in the translation",
                     )
                 )
     return found
@@ -209,6 +218,7 @@ def text_problems(source: str, forms: tuple[str, ...]) -> list[Finding]:
         if _edges(text) != _edges(source):
             found.append(
                 Finding(
+                    "E-TRANSLATION-WHITESPACE",
                     index,
                     "does not start and end with the same white space and newlines as its source",
                     "match the source's leading and trailing spaces and newlines",
@@ -218,6 +228,7 @@ def text_problems(source: str, forms: tuple[str, ...]) -> list[Finding]:
         if control is not None:
             found.append(
                 Finding(
+                    "E-TRANSLATION-CONTROL-CHARACTER",
                     index,
                     f"contains the control character U+{ord(control.group()):04X}",
                     "remove it; only tab and newline are allowed",

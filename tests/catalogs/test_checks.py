@@ -10,7 +10,7 @@ import pytest
 from generator.catalogs import checks, plurals
 from generator.diagnostics import Mark
 
-from ..conftest import GERMAN, Run, po, translate
+from ..conftest import GERMAN, Run, po, split_id, translate
 
 PATH = "locales/de/LC_MESSAGES/messages.po"
 
@@ -30,11 +30,18 @@ def edit(root: Path, old: str, new: str, locale: str = "de") -> int:
     return text[: text.index(old)].count("\n") + 1
 
 
-def check(run: Run, root: Path) -> list[str]:
+def check_ids(run: Run, root: Path) -> list[tuple[str, str]]:
+    """Each diagnostic `errorbook check` prints, as (text, id)."""
     result = run("check", cwd=root)
     assert result.code == 1
     assert "Traceback" not in result.err
-    return [row for row in result.err.splitlines() if not row.startswith("errorbook:")]
+    rows = [row for row in result.err.splitlines() if not row.startswith("errorbook:")]
+    return [split_id(row) for row in rows]
+
+
+def check(run: Run, root: Path) -> list[str]:
+    """The diagnostics `errorbook check` prints, each without the id at its end."""
+    return [text for text, _ in check_ids(run, root)]
 
 
 def test_a_malformed_line_is_an_error_with_its_line(run: Run, project: Path) -> None:
@@ -98,6 +105,33 @@ def test_a_missing_placeholder_is_an_error(run: Run, project: Path) -> None:
         f"{PATH}:{line}:1: error: the translation of 'ITEMS_REFUSED' (msgstr[1]) leaves out "
         "'{count}' (keep {count} in the translation)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        ('msgid ""\nmsgstr ""', '#, fuzzy\nmsgid ""\nmsgstr ""', "E-PO-FUZZY-HEADER"),
+        ("{count} Artikel wurden", "Artikel wurden", "E-TRANSLATION-MISSING-PLACEHOLDER"),
+        (
+            "{count} Artikel wurden",
+            "{count} {n} Artikel wurden",
+            "E-TRANSLATION-UNKNOWN-PLACEHOLDER",
+        ),
+        ('msgstr "Die Tür ist zu."', 'msgstr "Die Tür ist zu.\\n"', "E-TRANSLATION-WHITESPACE"),
+        ('msgstr "Die Tür ist zu."', 'msgstr "Die Tür ist zu.\\q"', "E-PO-ESCAPE"),
+    ],
+)
+def test_each_catalog_problem_is_named_by_its_id(
+    run: Run, project: Path, old: str, new: str, expected: str
+) -> None:
+    """Tools match a problem by its id, which stays when the wording changes; a header
+    problem is reported at the top of the file, any other at the edited line."""
+    line = edit(project, old, new)
+    if expected == "E-PO-FUZZY-HEADER":
+        line = 1
+    found = [(text.split(": ", 1)[0], kind) for text, kind in check_ids(run, project)]
+    assert [kind for _, kind in found] == [expected], found
+    assert found[0][0].startswith(f"{PATH}:{line}:"), found
 
 
 def test_the_singular_form_may_leave_out_the_count(run: Run, project: Path) -> None:

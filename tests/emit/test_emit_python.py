@@ -12,6 +12,8 @@ from types import ModuleType
 import pytest
 
 from generator.config import Config
+from generator.emit.python import COPIED
+from generator.names import header
 from generator.pipeline.build import outputs
 from generator.registry.model import Registry
 from generator.registry.validate import load_registry_text
@@ -135,3 +137,39 @@ def test_output_is_byte_identical_across_processes(env: dict[str, str], tmp_path
     for path in sorted((ROOT / "surface_errors").glob("*")):
         if path.is_file():
             assert (out / "surface_errors" / path.name).read_bytes() == path.read_bytes(), path
+
+
+def test_plain_templates_are_copied_below_the_header_and_never_rendered(tmp_path: Path) -> None:
+    """The modules that hold no registry data leave the emitter as they are in templates/python,
+    braces and all, with only the header line put on top."""
+    registry = load_registry_text(MINIMAL, "demo.yaml")
+    files = outputs(
+        Config(root=tmp_path, registry=tmp_path / "demo.yaml", python_out=tmp_path), registry
+    )
+    first = f"# {header('demo.yaml')}\n".encode()
+    for name in COPIED:
+        source = (ROOT / "templates" / "python" / name).read_bytes()
+        assert files[f"demo_errors/{name}"] == first + source, name
+    assert b"{{" in (ROOT / "templates" / "python" / "_format.py").read_bytes()
+
+
+def test_an_override_under_a_retired_template_name_is_refused(tmp_path: Path) -> None:
+    """envelope.py.j2 and its siblings became plain files: an override still named the old
+    way is a configuration error that says how to rename it, not silently passed over."""
+    from generator.cli import main
+
+    from ..conftest import make_project
+
+    root = make_project(tmp_path / "p", MINIMAL)
+    (root / "mine" / "python").mkdir(parents=True)
+    (root / "mine" / "python" / "envelope.py.j2").write_text("# mine\n", "utf-8")
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\ntemplates = 'mine'\n", "utf-8"
+    )
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        assert main(["generate"]) == 2
+    finally:
+        os.chdir(cwd)
+    assert not (root / "demo_errors").exists()

@@ -5,13 +5,16 @@ the top of the file, ended by the first line that is not a comment::
 
     # case: what the mistake is
     # exit: 1
-    # expect: LINE:COLUMN: error: MESSAGE (HINT)
+    # expect: LINE:COLUMN: error: MESSAGE (HINT) [ID]
     # xfail: why errorbook's output is known to be wrong (optional)
 
 There is one ``expect`` line per diagnostic, in the order errorbook prints them, without the
-file's path: the test adds the path as errorbook displays it. A file whose bytes cannot carry
-that header (an empty file, bytes that are not UTF-8) takes it from a sidecar ``<name>.expect``
-in the same syntax instead.
+file's path: the test adds the path as errorbook displays it. Each ends in the diagnostic's id
+(see generator/diagnostic_ids.py), as errorbook prints it. The test first compares what must
+not change between releases, each diagnostic's position, severity and id, and then the whole
+text, so a reworded message fails on its wording alone and a different problem fails on its
+id. A file whose bytes cannot carry that header (an empty file, bytes that are not UTF-8)
+takes it from a sidecar ``<name>.expect`` in the same syntax instead.
 """
 
 from __future__ import annotations
@@ -24,12 +27,16 @@ import pytest
 
 from generator.cli import main
 
+from ..conftest import split_id
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "registries" / "invalid"
 PYPROJECT = ROOT / "pyproject.toml"
 MIN_CASES = 25
 
 _HEADER_LINE = re.compile(r"# (case|exit|expect|xfail): (.*)\Z")
+#: The start of a diagnostic line after its path: line, column and severity.
+_POSITION = re.compile(r"(\d+):(\d+): (error|warning): ")
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,12 @@ def read_case(path: Path) -> Case:
         raise ValueError(f"{source}: the header needs '# case:' and '# exit:' lines")
     if not fields["expect"]:
         raise ValueError(f"{source}: an invalid registry needs at least one '# expect:' line")
+    for line in fields["expect"]:
+        if _POSITION.match(line) is None or " [" not in line:
+            raise ValueError(
+                f"{source}: an '# expect:' line is 'LINE:COLUMN: error: MESSAGE (HINT) [ID]', "
+                f"not {line!r}"
+            )
     return Case(
         path=path,
         title=fields["case"][0],
@@ -99,6 +112,18 @@ def _summary(count: int) -> str:
     return f"errorbook: {count} problem{'s' if count != 1 else ''} found; nothing was written"
 
 
+def _kinds(lines: list[str]) -> list[tuple[str, str, str, str]]:
+    """(line, column, severity, id) of each diagnostic line, given without its path: what a
+    case pins down whatever the wording of its messages."""
+    kinds = []
+    for line in lines:
+        position = _POSITION.match(line)
+        assert position is not None, line
+        row, column, severity = position.groups()
+        kinds.append((row, column, severity, split_id(line)[1]))
+    return kinds
+
+
 @pytest.mark.parametrize("case", [_param(case) for case in CASES])
 def test_invalid_registry(
     case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -107,6 +132,9 @@ def test_invalid_registry(
     status = main(["validate", "--config", str(PYPROJECT), "--registry", str(case.path)])
     out, err = capsys.readouterr()
     assert "Traceback" not in err
+    prefix = f"{case.shown}:"
+    shown = [row[len(prefix) :] for row in err.splitlines() if row.startswith(prefix)]
+    assert _kinds(shown) == _kinds(list(case.expect)), case.title
     expected = [f"{case.shown}:{line}" for line in case.expect]
     expected.append(_summary(len(case.expect)))
     assert err == "".join(line + "\n" for line in expected), case.title

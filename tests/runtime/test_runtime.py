@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 import subprocess
 import sys
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 
 import surface_errors as se
+from generator.registry.model import Actor, RetryPolicy, Shape
 from generator.registry.validate import load_registry
 
 from ..conftest import ROOT
@@ -176,3 +179,30 @@ def test_the_shared_envelope_corpus(case: dict[str, Any]) -> None:
     assert outcome.raw_code == case["code"] and outcome.known is case["known"]
     assert outcome.message == case["message"]
     assert outcome.code == (se.ErrorCode(case["code"]) if case["known"] else None)
+
+
+def test_every_exception_the_package_defines_shares_one_base() -> None:
+    """One ``except se.RegistryError`` catches every exception class the package has of its
+    own, in any of its modules, and each keeps the ValueError base callers already catch."""
+    defined = {
+        value
+        for info in pkgutil.iter_modules(se.__path__)
+        for value in vars(importlib.import_module(f"surface_errors.{info.name}")).values()
+        if isinstance(value, type)
+        and issubclass(value, BaseException)
+        and value.__module__.startswith("surface_errors.")
+    }
+    assert {se.ShapeError, se.MalformedEnvelope, se.RetiredCode} <= defined
+    for cls in defined:
+        assert issubclass(cls, se.RegistryError), cls
+    for cls in defined - {se.RegistryError}:
+        assert issubclass(cls, ValueError), cls
+    with pytest.raises(se.RegistryError):
+        se.classify([])
+
+
+def test_the_enums_the_generator_defines_are_rendered_from_it() -> None:
+    """Shape, Actor and Retry come from the generator's own enums, member for member, so a
+    change there reaches the package instead of leaving a stale hand-made copy."""
+    for runtime, generator in ((se.Shape, Shape), (se.Actor, Actor), (se.Retry, RetryPolicy)):
+        assert [(m.name, m.value) for m in runtime] == [(m.name, m.value) for m in generator]

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import surface_errors as se
-from generator.emit.python import retry_facts
 from generator.registry.model import Registry
 from generator.registry.validate import load_registry, load_registry_text
 
@@ -45,8 +44,8 @@ def declared(registry: Registry, name: str) -> dict[str, object]:
         "replaced_by": code.deprecated.replaced_by if code.deprecated else None,
         "retired_since": code.retired.since if code.retired else None,
         "hint": code.hint,
-        "retry_delay_ms": retry_facts(registry, code)[0],
-        "retry_attempts": retry_facts(registry, code)[1],
+        "retry_delay_ms": registry.retry_facts(code).delay_ms,
+        "retry_attempts": registry.retry_facts(code).attempts,
     }
 
 

@@ -24,6 +24,7 @@ from ...catalogs import pofile
 from ...catalogs.catalog import usable
 from ...catalogs.checks import Counts
 from ...catalogs.entries import entries
+from ...diagnostic_ids import IDS as DIAGNOSTIC_IDS
 from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
 from ...names import header as header_line
@@ -125,7 +126,7 @@ class SiteFiles:
                 f"{path} ({source.what}) and {first_path} ({first.what}) would be one page "
                 f"of the site: MkDocs serves both at {self.address(path)}"
             )
-        self.found.error(author.mark or Mark(path, 1, 1), message, author.fix)
+        self.found.error("E-SITE-PAGE-CLASH", author.mark or Mark(path, 1, 1), message, author.fix)
 
     def address(self, path: str) -> str:
         """Where the site shows a page, as a reader sees it: ``en/codes/`` for a page
@@ -272,9 +273,23 @@ def envelope(code: Code, message: str) -> dict[str, object]:
     params = _example_params(code)
     if params:
         body["params"] = params
-    if code.shape is Shape.PROTOCOL:
-        return {"ok": False, "error": body}
-    return {"ok": True, "result": {"error": body}}
+    return _enveloped(code.shape, body)
+
+
+def _enveloped(shape: Shape, error: dict[str, object]) -> dict[str, object]:
+    """``error`` inside the envelope ``shape`` gives it."""
+    if shape is Shape.PROTOCOL:
+        return {"ok": False, "error": error}
+    return {"ok": True, "result": {"error": error}}
+
+
+def shape_example(registry: Registry, shape: Shape) -> str:
+    """The envelope the shapes page shows for ``shape``, around the registry's own example
+    code (:meth:`Registry.example`), so that no registry's site shows another's codes. A
+    shape that no code has shows '...' in place of a code."""
+    code = registry.example(shape)
+    error: dict[str, object] = {"code": code.name if code else "...", "message": "..."}
+    return markdown.json_block(_enveloped(shape, error))
 
 
 def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[Code]]]]:
@@ -386,9 +401,9 @@ def emit(
     for lang in languages:
         chrome = chrome_catalog(env, lang) if lang != source else {}
 
-        counts = {code.name: code.message.count for code in registry.codes}
         ui = {
-            k: tuple(v.split("\x00")) for k, v in _translations(messages.get(lang), counts).items()
+            k: tuple(v.split("\x00"))
+            for k, v in _translations(messages.get(lang), registry.counts).items()
         }
         page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)
@@ -629,15 +644,9 @@ def _context(
         "example": example,
         "recovery_kinds": RECOVERY_KINDS,
         "schemas": schema.ALL,
+        "diagnostic_ids": DIAGNOSTIC_IDS,
         "progress": rows,
-        "shape_example": {
-            "protocol": markdown.json_block(
-                {"ok": False, "error": {"code": "CAPABILITY_NOT_EXPOSED", "message": "..."}}
-            ),
-            "action": markdown.json_block(
-                {"ok": True, "result": {"error": {"code": "PERMISSION_DENIED", "message": "..."}}}
-            ),
-        },
+        "shape_example": {shape.value: shape_example(registry, shape) for shape in Shape},
         "pages": {name: _title(text) for name, text in pages.items()},
         "t": t,
         "Raw": Raw,

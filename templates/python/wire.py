@@ -1,5 +1,3 @@
-# {{ header }}
-{% raw %}
 """Every wire a failure travels on, projected from the same registry entry.
 
 Each ``to_*`` function has a ``from_*`` inverse that gives the code back, so that no wire can
@@ -24,15 +22,14 @@ import itertools
 import json
 import re
 from collections.abc import Mapping
-from typing import Union
 
+from ._format import check_params, code_info
 from .codes import CODES, ERROR_DOMAIN, LAYERS, CodeInfo, ErrorCode, Retry, Shape
-from .envelope import (Classified, Envelope, MalformedEnvelope, Outcome, _code, check_params,
-                       classify)
+from .envelope import Classified, Envelope, MalformedEnvelope, Outcome, classify
 from .i18n import translator
 
 PROBLEM_JSON = "application/problem+json"
-JsonRpcId = Union[int, str, None]
+JsonRpcId = int | str | None
 _TYPE_PREFIX = "type.googleapis.com/google.rpc."
 _TOOL_TEXT = re.compile(r"\AError ([A-Z][A-Z0-9_]*)\b")
 #: The largest HTTP body :func:`from_http` reads by default, in bytes.
@@ -52,12 +49,12 @@ _NANOS = 1_000_000_000
 
 def recovery_hint(code: ErrorCode | str) -> str:
     """Model-facing guidance for a code, in plain English."""
-    return CODES[_code(code)].hint
+    return code_info(code).hint
 
 
 def retry_allowed(code: ErrorCode | str) -> bool:
     """True when the registry lets a client send the same request again by itself."""
-    return CODES[_code(code)].retry is Retry.BOUNDED
+    return code_info(code).retry is Retry.BOUNDED
 
 
 def _known(outcome: Classified) -> CodeInfo:
@@ -78,17 +75,29 @@ def _request_id(outcome: Classified) -> str | None:
 
 # --- Problem Details ---------------------------------------------------------------------
 
-def to_problem(code: ErrorCode | str, locale: str | None = None, /, *,
-               request_id: str | None = None, instance: str | None = None,
-               **params: object) -> dict[str, object]:
+
+def to_problem(
+    code: ErrorCode | str,
+    locale: str | None = None,
+    /,
+    *,
+    request_id: str | None = None,
+    instance: str | None = None,
+    **params: object,
+) -> dict[str, object]:
     """An RFC 9457 problem object: ``type`` is the code's page, ``title`` the localized
     message without its values, ``detail`` with them, ``status`` the HTTP status of a
     protocol failure; ``code``, ``layer`` and ``retry`` are extension members."""
-    return _problem(CODES[_code(code)], locale, request_id, instance, params)
+    return _problem(code_info(code), locale, request_id, instance, params)
 
 
-def _problem(info: CodeInfo, locale: str | None, request_id: str | None,
-             instance: str | None, params: dict[str, object]) -> dict[str, object]:
+def _problem(
+    info: CodeInfo,
+    locale: str | None,
+    request_id: str | None,
+    instance: str | None,
+    params: dict[str, object],
+) -> dict[str, object]:
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}
     check_params(info, params)
@@ -118,8 +127,11 @@ def problem_from_envelope(envelope: object, locale: str | None = None) -> dict[s
         raise MalformedEnvelope("a successful envelope is not a problem")
     info = _known(outcome)
     request_id = _request_id(outcome)
-    params = {k: v for k, v in _error_params(outcome).items()
-              if k in info.placeholders and not (k == "request_id" and request_id)}
+    params = {
+        k: v
+        for k, v in _error_params(outcome).items()
+        if k in info.placeholders and not (k == "request_id" and request_id)
+    }
     return _problem(info, locale, request_id, None, params)
 
 
@@ -143,11 +155,18 @@ def _by_type() -> dict[str, ErrorCode]:
 
 # --- gRPC-style error details --------------------------------------------------------------
 
-def to_error_details(code: ErrorCode | str, locale: str | None = None, /, *,
-                     request_id: str | None = None, **params: object) -> list[dict[str, object]]:
+
+def to_error_details(
+    code: ErrorCode | str,
+    locale: str | None = None,
+    /,
+    *,
+    request_id: str | None = None,
+    **params: object,
+) -> list[dict[str, object]]:
     """Details as google.rpc ErrorInfo, RetryInfo (when a retry is allowed), Help and
     LocalizedMessage carry them, in their JSON form."""
-    info = CODES[_code(code)]
+    info = code_info(code)
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}
     check_params(info, params)
@@ -161,16 +180,33 @@ def to_error_details(code: ErrorCode | str, locale: str | None = None, /, *,
         metadata["request_id"] = request_id
     words = translator(locale)
     details: list[dict[str, object]] = [
-        {"@type": _TYPE_PREFIX + "ErrorInfo", "reason": info.code.value, "domain": ERROR_DOMAIN,
-         "metadata": dict(sorted(metadata.items()))},
+        {
+            "@type": _TYPE_PREFIX + "ErrorInfo",
+            "reason": info.code.value,
+            "domain": ERROR_DOMAIN,
+            "metadata": dict(sorted(metadata.items())),
+        },
     ]
     if delay is not None:
         details.append({"@type": _TYPE_PREFIX + "RetryInfo", "retryDelay": delay})
-    details.append({"@type": _TYPE_PREFIX + "Help", "links": [
-        {"description": f"{info.code.value}: what it means and how to recover",
-         "url": info.docs_url}]})
-    details.append({"@type": _TYPE_PREFIX + "LocalizedMessage", "locale": words.locale,
-                    "message": words.message(info.code, **params)})
+    details.append(
+        {
+            "@type": _TYPE_PREFIX + "Help",
+            "links": [
+                {
+                    "description": f"{info.code.value}: what it means and how to recover",
+                    "url": info.docs_url,
+                }
+            ],
+        }
+    )
+    details.append(
+        {
+            "@type": _TYPE_PREFIX + "LocalizedMessage",
+            "locale": words.locale,
+            "message": words.message(info.code, **params),
+        }
+    )
     return details
 
 
@@ -184,8 +220,10 @@ def _retry_delay(info: CodeInfo, params: Mapping[str, object]) -> str:
     if seconds < 0:
         raise ValueError(f"{info.code.value}: retry_after is negative; a retry delay cannot be")
     if seconds > _DURATION_MAX_SECONDS:
-        raise ValueError(f"{info.code.value}: retry_after is more than {_DURATION_MAX_SECONDS} "
-                         "seconds, the longest a google.protobuf.Duration holds")
+        raise ValueError(
+            f"{info.code.value}: retry_after is more than {_DURATION_MAX_SECONDS} "
+            "seconds, the longest a google.protobuf.Duration holds"
+        )
     return _duration_json(seconds * _NANOS)
 
 
@@ -195,8 +233,9 @@ def _duration_json(nanos: int) -> str:
     then ``s`` (``"20s"``, ``"0.500s"``, ``"-1.000000001s"``). A ValueError refuses a value
     outside the Duration range of 315,576,000,000 seconds either way."""
     if abs(nanos) > _DURATION_MAX_SECONDS * _NANOS:
-        raise ValueError(f"a google.protobuf.Duration holds at most {_DURATION_MAX_SECONDS} "
-                         "seconds either way")
+        raise ValueError(
+            f"a google.protobuf.Duration holds at most {_DURATION_MAX_SECONDS} seconds either way"
+        )
     sign = "-" if nanos < 0 else ""
     seconds, fraction = divmod(abs(nanos), _NANOS)
     if fraction == 0:
@@ -212,8 +251,12 @@ def from_error_details(details: object) -> ErrorCode | None:
     if not isinstance(details, list):
         return None
     for item in details:
-        if (isinstance(item, Mapping) and item.get("@type") == _TYPE_PREFIX + "ErrorInfo"
-                and item.get("domain") == ERROR_DOMAIN and isinstance(item.get("reason"), str)):
+        if (
+            isinstance(item, Mapping)
+            and item.get("@type") == _TYPE_PREFIX + "ErrorInfo"
+            and item.get("domain") == ERROR_DOMAIN
+            and isinstance(item.get("reason"), str)
+        ):
             try:
                 return ErrorCode(str(item["reason"]))
             except ValueError:
@@ -223,12 +266,16 @@ def from_error_details(details: object) -> ErrorCode | None:
 
 # --- HTTP ----------------------------------------------------------------------------------
 
+
 def to_http(envelope: Envelope) -> tuple[int, dict[str, str], bytes]:
     """Status, headers and body: a protocol failure with its code's status, an action
     failure as 200 OK with the error inside the result."""
     outcome = classify(envelope)
-    status = 200 if outcome.code is None and outcome.outcome is not Outcome.PROTOCOL_FAILURE \
+    status = (
+        200
+        if outcome.code is None and outcome.outcome is not Outcome.PROTOCOL_FAILURE
         else (CODES[outcome.code].http_status if outcome.code is not None else 500)
+    )
     body = json.dumps(envelope, ensure_ascii=False, sort_keys=True).encode("utf-8")
     return status, {"Content-Type": "application/json; charset=utf-8"}, body
 
@@ -245,8 +292,9 @@ def _nests_deeper(text: str, limit: int) -> bool:
     return max(itertools.accumulate(steps), default=0) > limit
 
 
-def from_http(status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES,
-              max_depth: int = MAX_JSON_DEPTH) -> Classified:
+def from_http(
+    status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES, max_depth: int = MAX_JSON_DEPTH
+) -> Classified:
     """Read an HTTP answer: the envelope in the body decides, the status must agree.
 
     Whatever the body holds ends in :class:`MalformedEnvelope` when it cannot be read as an
@@ -256,16 +304,23 @@ def from_http(status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES,
     is the first). Both are checked before the body is parsed.
     """
     if len(body) > max_bytes:
-        raise MalformedEnvelope(f"the HTTP body has {len(body)} bytes, more than the {max_bytes} "
-                                "from_http reads (see its max_bytes)")
+        raise MalformedEnvelope(
+            f"the HTTP body has {len(body)} bytes, more than the {max_bytes} "
+            "from_http reads (see its max_bytes)"
+        )
     try:  # json.loads decodes bytes the same way: UTF-8, UTF-16 or UTF-32
-        text = body if isinstance(body, str) else body.decode(json.detect_encoding(body),
-                                                              "surrogatepass")
+        text = (
+            body
+            if isinstance(body, str)
+            else body.decode(json.detect_encoding(body), "surrogatepass")
+        )
     except UnicodeDecodeError as exc:
         raise MalformedEnvelope(f"the HTTP body is not JSON: {exc}") from None
     if _nests_deeper(text, max_depth):
-        raise MalformedEnvelope(f"the HTTP body nests arrays and objects deeper than "
-                                f"{max_depth} levels (see from_http's max_depth)")
+        raise MalformedEnvelope(
+            f"the HTTP body nests arrays and objects deeper than "
+            f"{max_depth} levels (see from_http's max_depth)"
+        )
     try:
         envelope = json.loads(text)
     except (ValueError, RecursionError) as exc:  # a max_depth deeper than the stack allows
@@ -279,6 +334,7 @@ def from_http(status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES,
 
 
 # --- MCP (JSON-RPC 2.0) --------------------------------------------------------------------
+
 
 def _agent_data(outcome: Classified) -> dict[str, object]:
     info = _known(outcome)
@@ -305,14 +361,24 @@ def to_mcp(envelope: Envelope, rpc_id: JsonRpcId = None) -> dict[str, object]:
     data = _agent_data(outcome)
     info = _known(outcome)
     if outcome.outcome is Outcome.PROTOCOL_FAILURE:
-        return {"jsonrpc": "2.0", "id": rpc_id, "error": {
-            "code": info.jsonrpc_code if info.jsonrpc_code is not None else -32000,
-            "message": outcome.message or info.message, "data": data}}
-    return {"jsonrpc": "2.0", "id": rpc_id, "result": {
-        "isError": True,
-        "content": [{"type": "text", "text": _tool_text(outcome)}],
-        "structuredContent": {"ok": True, "result": {"error": {**dict(outcome.error), **data}}},
-    }}
+        return {
+            "jsonrpc": "2.0",
+            "id": rpc_id,
+            "error": {
+                "code": info.jsonrpc_code if info.jsonrpc_code is not None else -32000,
+                "message": outcome.message or info.message,
+                "data": data,
+            },
+        }
+    return {
+        "jsonrpc": "2.0",
+        "id": rpc_id,
+        "result": {
+            "isError": True,
+            "content": [{"type": "text", "text": _tool_text(outcome)}],
+            "structuredContent": {"ok": True, "result": {"error": {**dict(outcome.error), **data}}},
+        },
+    }
 
 
 def from_mcp(message: Mapping[str, object]) -> Classified:
@@ -338,6 +404,7 @@ def from_mcp(message: Mapping[str, object]) -> Classified:
 
 # --- A model's tool result -----------------------------------------------------------------
 
+
 def _tool_text(outcome: Classified) -> str:
     info = _known(outcome)
     layer = LAYERS[info.layer].title
@@ -362,8 +429,12 @@ def to_tool_result(envelope: Envelope) -> dict[str, object]:
     """What the runtime hands back to a model: an error tool result whose text says the
     code, whether a retry is allowed and what to do, with the envelope as structured data."""
     outcome = classify(envelope)
-    return {"isError": True, "content": [{"type": "text", "text": _tool_text(outcome)}],
-            "structuredContent": dict(envelope), "recovery": _agent_data(outcome)}
+    return {
+        "isError": True,
+        "content": [{"type": "text", "text": _tool_text(outcome)}],
+        "structuredContent": dict(envelope),
+        "recovery": _agent_data(outcome),
+    }
 
 
 def from_tool_result(result: Mapping[str, object]) -> ErrorCode | None:
@@ -384,5 +455,3 @@ def from_tool_result(result: Mapping[str, object]) -> ErrorCode | None:
                 except ValueError:
                     return None
     return None
-
-{% endraw %}

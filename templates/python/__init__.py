@@ -1,4 +1,3 @@
-# {{ header }}
 """Error codes of one errorbook registry (see REGISTRY_NAME and REGISTRY_VERSION).
 
 Program logic branches on :class:`ErrorCode`, never on message text. Every code's facts are in
@@ -36,6 +35,7 @@ from .envelope import (
     MalformedEnvelope,
     Outcome,
     ProtocolFailure,
+    RegistryError,
     RetiredCode,
     ShapeError,
     action_failure,
@@ -86,6 +86,7 @@ __all__ = [
     "Outcome",
     "ProtocolFailure",
     "Recovery",
+    "RegistryError",
     "RetiredCode",
     "Retry",
     "Shape",

@@ -1,5 +1,3 @@
-# {{ header }}
-{% raw %}
 """Building and reading result envelopes.
 
 A failure travels in one of two shapes. A protocol failure means no action ran::
@@ -17,15 +15,19 @@ shape the registry declares for it.
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict, Union
+from typing import Literal, TypedDict
 
+# check_params, fill and source_template lived here before _format.py took them; importing
+# each "as" itself re-exports it, so callers that import them from this module keep working.
+from ._format import check_params as check_params
+from ._format import code_info
+from ._format import fill as fill
+from ._format import source_template as source_template
 from .codes import CODES, CodeInfo, ErrorCode, Shape, _Value
-
-_FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
+from .i18n import message as localized_message
 
 
 class _ErrorRequired(TypedDict):
@@ -54,15 +56,28 @@ class ActionFailure(TypedDict):
     result: ActionError
 
 
-Envelope = Union[ProtocolFailure, ActionFailure]
+Envelope = ProtocolFailure | ActionFailure
 
 
-class ShapeError(ValueError):
+class RegistryError(Exception):
+    """The base of every exception this package defines, so that one ``except`` catches them.
+
+    Each subclass keeps the built-in base it has always had as well (ValueError, so far), so
+    code written to catch that goes on working. The name is the same in every registry's
+    package, as this module is.
+    """
+
+
+class ShapeError(RegistryError, ValueError):
     """A code was put into the shape its registry entry does not declare."""
 
 
-class MalformedEnvelope(ValueError):
+class MalformedEnvelope(RegistryError, ValueError):
     """An incoming envelope is not one of the two shapes, nor a success."""
+
+
+class RetiredCode(RegistryError, ValueError):
+    """A retired code was built: it is kept for reading old envelopes, never emitted."""
 
 
 class Outcome(_Value):
@@ -101,96 +116,56 @@ class Classified:
         """False when a known code arrived in the other shape than the registry declares."""
         if self.code is None:
             return True
-        expected = Outcome.PROTOCOL_FAILURE if CODES[self.code].shape is Shape.PROTOCOL \
+        expected = (
+            Outcome.PROTOCOL_FAILURE
+            if CODES[self.code].shape is Shape.PROTOCOL
             else Outcome.ACTION_FAILURE
+        )
         return self.outcome is expected
 
 
-def _code(code: ErrorCode | str) -> ErrorCode:
-    try:
-        return ErrorCode(code)
-    except ValueError:
-        raise ValueError(f"{code!r} is not a code of this registry") from None
-
-
-def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
-    """Raise TypeError naming the code and each missing or unexpected placeholder."""
-    expected = set(info.placeholders)
-    missing = sorted(expected - params.keys())
-    extra = sorted(params.keys() - expected)
-    if missing or extra:
-        problems = [f"missing placeholder {name!r}" for name in missing]
-        problems += [f"unexpected parameter {name!r}" for name in extra]
-        raise TypeError(f"{info.code.value}: " + ", ".join(problems))
-    if info.count is not None:
-        count = params[info.count]
-        if not isinstance(count, int) or isinstance(count, bool):
-            raise TypeError(f"{info.code.value}: placeholder {info.count!r} must be an int")
-
-
-def fill(template: str, allowed: tuple[str, ...], params: Mapping[str, object]) -> str | None:
-    """``template`` with its named fields replaced, or None if it has any other field.
-
-    Only ``{name}`` where name is one of ``allowed`` is a field; ``{{`` and ``}}`` are literal
-    braces. Positions, attributes, indexes, conversions and format specs are refused, so a
-    translation can never reach into a value.
-    """
-    parts: list[str] = []
-    position = 0
-    for match in _FIELD.finditer(template):
-        parts.append(template[position:match.start()])
-        token = match.group(0)
-        name = match.group(1)
-        if token in ("{{", "}}"):
-            parts.append(token[0])
-        elif name is not None and name in allowed:
-            parts.append(str(params[name]))
-        else:
-            return None
-        position = match.end()
-    parts.append(template[position:])
-    return "".join(parts)
-
-
-def source_template(info: CodeInfo, params: Mapping[str, object]) -> str:
-    if info.count is not None and info.message_plural is not None:
-        return info.message if params[info.count] == 1 else info.message_plural
-    return info.message
-
-
-def format_message(code: ErrorCode | str, template: str | None = None, /,
-                   **params: object) -> str:
+def format_message(code: ErrorCode | str, template: str | None = None, /, **params: object) -> str:
     """Fill a code's source message (or ``template``) with its placeholders, by name only.
 
     A missing or unexpected parameter is a TypeError that names both; a template with a
     field that is not a placeholder of the code is a ValueError.
     """
-    info = CODES[_code(code)]
+    info = code_info(code)
     check_params(info, params)
-    text = fill(template if template is not None else source_template(info, params),
-                info.placeholders, params)
+    text = fill(
+        template if template is not None else source_template(info, params),
+        info.placeholders,
+        params,
+    )
     if text is None:
-        raise ValueError(f"{info.code.value}: the message has a field that is not one of its "
-                         f"placeholders {info.placeholders}")
+        raise ValueError(
+            f"{info.code.value}: the message has a field that is not one of its "
+            f"placeholders {info.placeholders}"
+        )
     return text
-
-
-class RetiredCode(ValueError):
-    """A retired code was built: it is kept for reading old envelopes, never emitted."""
 
 
 def _emittable(info: CodeInfo) -> None:
     if info.retired_since is not None:
-        raise RetiredCode(f"{info.code.value} is retired since {info.retired_since} and is no "
-                          "longer emitted")
+        raise RetiredCode(
+            f"{info.code.value} is retired since {info.retired_since} and is no longer emitted"
+        )
     if info.deprecated_since is not None:
         instead = f"; use {info.replaced_by.value}" if info.replaced_by is not None else ""
-        warnings.warn(f"{info.code.value} is deprecated since {info.deprecated_since}{instead}",
-                      DeprecationWarning, stacklevel=4)
+        warnings.warn(
+            f"{info.code.value} is deprecated since {info.deprecated_since}{instead}",
+            DeprecationWarning,
+            stacklevel=4,
+        )
 
 
-def _body(info: CodeInfo, message: str | None, request_id: str | None, locale: str | None,
-          params: dict[str, object]) -> ErrorBody:
+def _body(
+    info: CodeInfo,
+    message: str | None,
+    request_id: str | None,
+    locale: str | None,
+    params: dict[str, object],
+) -> ErrorBody:
     _emittable(info)
     if request_id is not None and "request_id" in info.placeholders:
         params = {**params, "request_id": request_id}  # the message shows the same id
@@ -199,9 +174,7 @@ def _body(info: CodeInfo, message: str | None, request_id: str | None, locale: s
         if locale is None:
             message = format_message(info.code, **params)
         else:
-            from .i18n import message as localized  # loads a catalog only when asked to
-
-            message = localized(info.code, locale, **params)
+            message = localized_message(info.code, locale, **params)
     body: ErrorBody = {"code": info.code.value, "message": message}
     if params:
         body["params"] = dict(params)
@@ -210,45 +183,69 @@ def _body(info: CodeInfo, message: str | None, request_id: str | None, locale: s
     return body
 
 
-def protocol_failure(code: ErrorCode | str, /, *, message: str | None = None,
-                     request_id: str | None = None, locale: str | None = None,
-                     **params: object) -> ProtocolFailure:
+def protocol_failure(
+    code: ErrorCode | str,
+    /,
+    *,
+    message: str | None = None,
+    request_id: str | None = None,
+    locale: str | None = None,
+    **params: object,
+) -> ProtocolFailure:
     """``{"ok": false, "error": ...}`` for a protocol-shaped code.
 
     The message is the code's own, filled with ``params``, in ``locale`` when one is given.
     """
-    info = CODES[_code(code)]
+    info = code_info(code)
     if info.shape is not Shape.PROTOCOL:
-        raise ShapeError(f"{info.code.value} is an action failure; build it with action_failure(), "
-                         "which puts it inside {\"ok\": true, \"result\": {\"error\": ...}}")
+        raise ShapeError(
+            f"{info.code.value} is an action failure; build it with action_failure(), "
+            'which puts it inside {"ok": true, "result": {"error": ...}}'
+        )
     return {"ok": False, "error": _body(info, message, request_id, locale, params)}
 
 
-def action_failure(code: ErrorCode | str, /, *, message: str | None = None,
-                   request_id: str | None = None, locale: str | None = None,
-                   **params: object) -> ActionFailure:
+def action_failure(
+    code: ErrorCode | str,
+    /,
+    *,
+    message: str | None = None,
+    request_id: str | None = None,
+    locale: str | None = None,
+    **params: object,
+) -> ActionFailure:
     """``{"ok": true, "result": {"error": ...}}`` for an action-shaped code."""
-    info = CODES[_code(code)]
+    info = code_info(code)
     if info.shape is not Shape.ACTION:
-        raise ShapeError(f"{info.code.value} is a protocol failure; build it with "
-                         "protocol_failure(), which answers {\"ok\": false, \"error\": ...}")
+        raise ShapeError(
+            f"{info.code.value} is a protocol failure; build it with "
+            'protocol_failure(), which answers {"ok": false, "error": ...}'
+        )
     return {"ok": True, "result": {"error": _body(info, message, request_id, locale, params)}}
 
 
-def failure(code: ErrorCode | str, /, *, message: str | None = None,
-            request_id: str | None = None, locale: str | None = None,
-            **params: object) -> Envelope:
+def failure(
+    code: ErrorCode | str,
+    /,
+    *,
+    message: str | None = None,
+    request_id: str | None = None,
+    locale: str | None = None,
+    **params: object,
+) -> Envelope:
     """The envelope for a code, in the shape the registry declares for it."""
-    if CODES[_code(code)].shape is Shape.PROTOCOL:
-        return protocol_failure(code, message=message, request_id=request_id, locale=locale,
-                                **params)
+    if code_info(code).shape is Shape.PROTOCOL:
+        return protocol_failure(
+            code, message=message, request_id=request_id, locale=locale, **params
+        )
     return action_failure(code, message=message, request_id=request_id, locale=locale, **params)
 
 
 def _error(value: object, where: str) -> tuple[Mapping[str, object], str]:
     if not isinstance(value, Mapping):
-        raise MalformedEnvelope(f"{where} must be an object with a 'code', "
-                                f"not {type(value).__name__}")
+        raise MalformedEnvelope(
+            f"{where} must be an object with a 'code', not {type(value).__name__}"
+        )
     raw = value.get("code")
     if not isinstance(raw, str) or not raw:
         raise MalformedEnvelope(f"{where} has no 'code' string")
@@ -289,6 +286,6 @@ def classify(envelope: object) -> Classified:
         code: ErrorCode | None = ErrorCode(raw)
     except ValueError:
         code = None
-    return Classified(outcome, code, raw, message if isinstance(message, str) else None,
-                      error=error)
-{% endraw %}
+    return Classified(
+        outcome, code, raw, message if isinstance(message, str) else None, error=error
+    )

@@ -1,0 +1,158 @@
+"""Every diagnostic id errorbook can report, each with what it means.
+
+A :class:`~generator.diagnostics.Diagnostic` names its kind with one of these ids. The
+message beside it may be reworded in any release; the id stays, so a script, an editor or a
+test can recognise a problem without parsing English. An id reads ``E-`` (an error) or ``W-``
+(a warning), then the concern it belongs to (``YAML``, ``SCHEMA``, ``REF``, ``PO``, ...),
+then the problem. The table lives here, once: the site's schema page lists it, and
+``tests/test_diagnostic_ids.py`` proves that every id the code reports is in it and every
+id in it is reported somewhere.
+
+To add a diagnostic: add its id here with one sentence saying what is wrong, then pass the id
+to ``Diagnostics.error`` (or ``warning``) where the problem is found.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The shape of an id: severity letter, concern, then one or more words, upper case.
+PATTERN = re.compile(r"[EW]-[A-Z0-9]+(-[A-Z0-9]+)+\Z")
+
+#: Every id, grouped by concern, with a one-sentence explanation (shown on the site).
+IDS: dict[str, str] = {
+    # Reading any input file
+    "E-FILE-MISSING": "An input file does not exist, or it was removed while errorbook ran.",
+    "E-FILE-UNREADABLE": "An input is not a regular file errorbook can read safely: a "
+    "folder, a pipe, a device, a link where none is allowed, or a file over the size limit.",
+    "E-FILE-NOT-UTF8": "A text input holds bytes that are not UTF-8.",
+    # The registry as YAML
+    "E-YAML-SYNTAX": "The registry is not well-formed YAML.",
+    "E-YAML-CHARACTER": "The registry holds a character that YAML does not allow in a file.",
+    "E-YAML-LINE-SEPARATOR": "The registry holds NEL, U+2028 or U+2029, which YAML reads as "
+    "line breaks that editors do not show.",
+    "E-YAML-EMPTY": "The registry file holds nothing but comments or white space.",
+    "E-YAML-MULTIPLE-DOCUMENTS": "The registry file holds more than one YAML document.",
+    "E-YAML-ANCHOR": "The registry defines a YAML anchor; anchors and aliases are refused.",
+    "E-YAML-ALIAS": "The registry uses a YAML alias; anchors and aliases are refused.",
+    "E-YAML-TAG": "A value carries an explicit YAML tag other than the plain types.",
+    "E-YAML-COMPLEX-KEY": "A mapping key is a list or a mapping instead of plain text.",
+    "E-YAML-TOO-DEEP": "The registry nests more levels than any registry needs.",
+    # The registry against its schema
+    "E-SCHEMA-NOT-MAPPING": "A section or an object is not a mapping of keys to values.",
+    "E-SCHEMA-UNKNOWN-KEY": "An object has a key its schema does not define.",
+    "E-SCHEMA-DUPLICATE-KEY": "An object gives the same key twice.",
+    "E-SCHEMA-MISSING-KEY": "An object lacks a key its schema requires.",
+    "E-SCHEMA-TYPE": "A value has the wrong type, such as a number where text is expected.",
+    "E-SCHEMA-CHOICE": "A value is not one of the choices its key allows.",
+    "E-SCHEMA-IDENTIFIER": "A value that must be a lower-case identifier is not one.",
+    "E-SCHEMA-INTEGER": "A number is not written as a plain decimal integer.",
+    "E-SCHEMA-EMPTY-TEXT": "A text value is empty or only white space.",
+    "E-SCHEMA-TEXT-TOO-LONG": "A text value is longer than errorbook allows.",
+    "E-SCHEMA-CONTROL-CHARACTER": "A text value holds a control character.",
+    "E-SCHEMA-EMPTY-SECTION": "A section such as 'codes' defines nothing.",
+    "E-SCHEMA-TOO-MANY-CODES": "The registry defines more codes than errorbook handles.",
+    # Names of codes, layers, limits and adapters
+    "E-NAME-DUPLICATE": "Two entries of one section have the same name.",
+    "E-NAME-ID": "A layer, limit or adapter id is not a lower-case identifier.",
+    "E-NAME-CODE-CASE": "A code name is not written in SCREAMING_SNAKE_CASE.",
+    "E-NAME-CODE-KEYWORD": "A code name is a Python keyword once lower-cased.",
+    "E-NAME-CODE-PAGE": "A code's reference page would take the place of another page.",
+    "E-NAME-CODE-TOO-LONG": "A code name is longer than errorbook allows.",
+    # The registry's own metadata
+    "E-META-DOCS-URL": "The registry's 'docs_url' is not an http(s) address ending in '/'.",
+    "E-META-TITLE-MARKUP": "The registry's title holds characters that HTML would read as markup.",
+    "E-META-PACKAGE": "The generated package's name is a Python keyword or errorbook's own.",
+    # Locales
+    "E-LOCALE-TAG": "A locale is not a tag errorbook accepts or CLDR knows.",
+    "E-LOCALE-IS-SOURCE": "The source locale is also listed as a target locale.",
+    "E-LOCALE-DUPLICATE": "A target locale is listed twice.",
+    "E-LOCALE-TOO-MANY": "The registry lists more target locales than errorbook allows.",
+    # Versions and the life cycle of codes
+    "E-VERSION-NUMBER": "A version is written as a number instead of MAJOR.MINOR.PATCH text.",
+    "E-VERSION-FORMAT": "A version is not of the form MAJOR.MINOR.PATCH.",
+    "E-VERSION-AFTER-REGISTRY": "A code is introduced, deprecated or retired in a version "
+    "later than the registry's own.",
+    "E-VERSION-ORDER": "A code is deprecated or retired before it was introduced or deprecated.",
+    # Limits
+    "E-LIMIT-RANGE": "A limit's minimum is above its maximum.",
+    "E-LIMIT-DEFAULT": "A limit's default lies outside its own range.",
+    # References between entries
+    "E-REF-UNKNOWN-CODE": "An entry names a code that the registry does not define.",
+    "E-REF-UNKNOWN-LAYER": "A code names a layer that the registry does not define.",
+    "E-REF-UNKNOWN-LIMIT": "A code names a limit that the registry does not define.",
+    "E-REF-DUPLICATE": "A list of references names the same entry twice.",
+    "E-REF-SELF": "A code names itself where another code is meant.",
+    "E-REF-RETIRED-REPLACEMENT": "A deprecated code is replaced by a code that is retired.",
+    # Shapes and transport statuses
+    "E-SHAPE-REASON-MISSING": "A code overrides its layer's shape without a 'shape_reason'.",
+    "E-SHAPE-REASON-UNNEEDED": "A code has a 'shape_reason' though its shape is its layer's.",
+    "E-STATUS-MISSING": "A protocol-shaped code lacks its HTTP status or JSON-RPC code.",
+    "E-STATUS-HTTP-NOT-ERROR": "A code's HTTP status is not in the 4xx or 5xx range.",
+    "E-STATUS-JSONRPC-RESERVED": "A code's JSON-RPC code lies in the range JSON-RPC 2.0 reserves.",
+    "E-STATUS-ON-ACTION": "An action-shaped code gives a transport status, which only "
+    "protocol-shaped codes have.",
+    # Placeholders and messages
+    "E-PLACEHOLDER-KEYWORD": "A placeholder is named with a Python keyword.",
+    "E-PLACEHOLDER-NAME": "A placeholder name is not a plain ASCII identifier.",
+    "E-PLACEHOLDER-RESERVED": "A placeholder name is taken by an argument of the generated API.",
+    "E-PLACEHOLDER-EXAMPLE": "A placeholder's example is not one value of its type.",
+    "E-PLACEHOLDER-SYNTAX": "A message holds a brace field that is not a plain named placeholder.",
+    "E-PLACEHOLDER-UNDECLARED": "A message uses a placeholder the code does not declare.",
+    "E-PLACEHOLDER-UNUSED": "A code declares a placeholder its message never uses.",
+    "E-MESSAGE-TOO-LONG": "A UI message is longer than errorbook allows.",
+    # Plural messages and plural rules
+    "E-PLURAL-COUNT-UNDECLARED": "A plural message counts a placeholder the code does not declare.",
+    "E-PLURAL-COUNT-TYPE": "The placeholder a plural message counts is not an integer.",
+    "E-PLURAL-COUNT-UNUSED": "A plural message never shows the number it counts.",
+    "E-PLURAL-NO-RULE": "errorbook knows no plural rule for a locale.",
+    "E-PLURAL-FORMS-MISSING": "A catalog's Plural-Forms header is missing or malformed.",
+    "E-PLURAL-FORMS-MISMATCH": "A catalog's Plural-Forms header differs from errorbook's rule "
+    "for its language.",
+    "E-PLURAL-FORMULA": "A catalog's plural formula cannot be read or picks a form that does "
+    "not exist.",
+    "E-PLURAL-NPLURALS": "A catalog declares a number of plural forms no language has.",
+    "E-PLURAL-TOO-MANY-FORMS": "An entry has more plural forms than its catalog's header allows.",
+    # Recovery and retry
+    "E-RECOVERY-NO-STEPS": "A code's recovery lists no steps.",
+    "E-RETRY-NO-LIMIT": "A bounded retry policy names no limit to cap the attempts.",
+    "E-RETRY-UNEXPECTED-LIMIT": "A retry policy other than 'bounded' names a limit.",
+    # PO files as files
+    "E-PO-BYTE-ORDER-MARK": "A PO file starts with a byte-order mark.",
+    "E-PO-CR-LINE-ENDINGS": "A PO file has carriage-return line endings.",
+    "E-PO-CHARSET": "A PO file declares a character set other than UTF-8.",
+    "E-PO-LINE-BREAK-IN-COMMENT": "A PO comment holds a character that Babel would write "
+    "back as a line break, leaving a file that cannot be read.",
+    "E-PO-UNKNOWN-KEYWORD": "A PO line starts with a word that is not a PO keyword.",
+    "E-PO-ENTRY-ORDER": "The keywords of a PO entry are missing, repeated or out of order.",
+    "E-PO-CONTEXT-ALONE": "A PO entry has a msgctxt but no msgid.",
+    "E-PO-DUPLICATE-HEADER": "A PO file has a second header entry.",
+    "E-PO-DUPLICATE-ENTRY": "A PO file has two entries with the same msgctxt and msgid.",
+    "E-PO-STRING-MISSING": "A PO keyword is not followed by a quoted string.",
+    "E-PO-STRING-UNCLOSED": "A quoted PO string does not end on its own line.",
+    "E-PO-STRING-TRAILING": "A PO line goes on after its closing quote.",
+    "E-PO-ESCAPE": "A quoted PO string uses an escape errorbook does not read.",
+    "E-PO-MALFORMED": "Babel cannot read a PO entry.",
+    "E-PO-FUZZY-HEADER": "A PO file's header is marked fuzzy, so tools would skip the file.",
+    "E-PO-FOREIGN-PLURAL-FORMS": "Another tool's entry in a PO file has more plural forms "
+    "than errorbook's rule for the language.",
+    # Translations
+    "E-TRANSLATION-EMPTY-FORM": "A plural translation fills some of its forms but not all.",
+    "E-TRANSLATION-PLACEHOLDER-SYNTAX": "A translation holds a brace field that is not a "
+    "plain named placeholder.",
+    "E-TRANSLATION-UNKNOWN-PLACEHOLDER": "A translation uses a placeholder its source does "
+    "not have.",
+    "E-TRANSLATION-MISSING-PLACEHOLDER": "A translation leaves out a placeholder of its source.",
+    "E-TRANSLATION-WHITESPACE": "A translation starts or ends with different white space "
+    "than its source.",
+    "E-TRANSLATION-CONTROL-CHARACTER": "A translation holds a control character.",
+    # The site
+    "E-SITE-PAGE-NAME": "A hand-written page's file name cannot be used in the site's addresses.",
+    "E-SITE-PAGE-FOLDER": "A folder in the pages folder has a name ending in .md.",
+    "E-SITE-PAGE-CLASH": "Two pages of the site would be one file or one address.",
+    # Outputs
+    "E-MANIFEST-LINE": "A line of the manifest of generated files names a file errorbook "
+    "cannot prove is its own.",
+    "E-OUTPUT-CLASH": "Two outputs would be written to the same path.",
+    "E-OUTPUT-FOREIGN-CATALOG": "A catalog errorbook would write was written by another tool.",
+}

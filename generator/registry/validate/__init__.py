@@ -1,0 +1,120 @@
+"""The registry's rules: from a node tree to a :class:`~generator.registry.model.Registry`.
+
+Structure first (every section and object read against its schema), then cross-references
+(layers, limits and codes that other entries name). Every problem is collected, so one run
+shows all of them; a registry is returned only when there are none.
+
+The rules live in one module per concern: ``names`` (what a name may be, references),
+``versions``, ``meta`` (the 'registry' section), ``sections`` (layers, limits, adapters),
+``messages`` (placeholders and UI copy) and ``codes``. This module runs them in order and
+keeps the names other packages import from ``registry.validate``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ...diagnostics import Diagnostics, InvalidInput
+from .. import schema
+from ..fields import Fields
+from ..loader import Node, load_file, load_text
+from ..model import Registry
+from .codes import check_replacements, read_code
+from .messages import MAX_MESSAGE
+from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta
+from .names import (
+    CODE_NAME,
+    MAX_CODE_LENGTH,
+    RESERVED_PLACEHOLDERS,
+    SHARED_PLACEHOLDERS,
+    TAKEN_PAGES,
+    section,
+)
+from .sections import read_adapter, read_layer, read_limit
+from .versions import SEMVER, semver, version_alone
+
+__all__ = [
+    "CODE_NAME",
+    "LOCALE",
+    "MARKUP",
+    "MAX_CODES",
+    "MAX_CODE_LENGTH",
+    "MAX_LOCALES",
+    "MAX_MESSAGE",
+    "RESERVED_PLACEHOLDERS",
+    "SEMVER",
+    "SHARED_PLACEHOLDERS",
+    "TAKEN_PAGES",
+    "URL",
+    "load_registry",
+    "load_registry_text",
+    "locale_problem",
+    "semver",
+    "validate",
+]
+
+
+#: The most codes one registry may hold; a larger one is refused before its codes are read.
+MAX_CODES = 50_000
+
+
+def load_registry(
+    path: Path, display: str | None = None, seen: Callable[[bytes], None] | None = None
+) -> Registry:
+    """Load and validate a registry file; raise :class:`InvalidInput` with every problem.
+    ``seen`` receives the bytes that were read (see :func:`loader.load_file`)."""
+    name = display or str(path)
+    return validate(load_file(path, name, seen), name)
+
+
+def load_registry_text(text: str, display: str = "codes.yaml") -> Registry:
+    return validate(load_text(text, display), display)
+
+
+def validate(root: Node, path: str) -> Registry:
+    """The registry ``root`` describes; every problem is collected first, so that one run
+    reports them all, and :class:`InvalidInput` carries them when there is any."""
+    found = Diagnostics()
+    top = Fields(root, schema.TOP, found, "the registry file")
+    if not top.valid:
+        raise InvalidInput(found)
+    meta = read_meta(top, found)
+    version = meta.version if meta is not None else version_alone(top)
+    layer_nodes = section(top, "layers", "layer", found)
+    limit_nodes = section(top, "limits", "limit", found)
+    adapter_nodes = section(top, "adapters", "adapter", found)
+    code_nodes = section(top, "codes", "code", found)
+    if len(code_nodes) > MAX_CODES:
+        found.error(
+            "E-SCHEMA-TOO-MANY-CODES",
+            top.mark("codes"),
+            f"the registry has {len(code_nodes):,} codes, more than "
+            f"the {MAX_CODES:,} errorbook handles",
+            "split the registry by system",
+        )
+        raise InvalidInput(found)
+    layers = [read_layer(k, v, found) for k, v in layer_nodes]
+    limits = [read_limit(k, v, found) for k, v in limit_nodes]
+    adapters = [read_adapter(k, v, found) for k, v in adapter_nodes]
+    # References are checked against every defined name, valid or not, so that one broken
+    # limit or layer does not make each code that names it report a second, false problem.
+    layer_map = {layer.id: layer for layer in layers if layer is not None}
+    layer_ids = tuple(key.value for key, _ in layer_nodes)
+    limit_ids = tuple(key.value for key, _ in limit_nodes)
+    code_names = tuple(key.value for key, _ in code_nodes)
+    codes = [
+        read_code(key, node, layer_ids, layer_map, limit_ids, code_names, version, found)
+        for key, node in code_nodes
+    ]
+    check_replacements([c for c in codes if c is not None], found)
+    if found.has_errors or meta is None:
+        raise InvalidInput(found)
+    return Registry(
+        meta=meta,
+        layers=tuple(x for x in layers if x is not None),
+        codes=tuple(x for x in codes if x is not None),
+        limits=tuple(x for x in limits if x is not None),
+        adapters=tuple(x for x in adapters if x is not None),
+        path=path,
+    )

@@ -1,0 +1,330 @@
+"""One code: its layer and shape, transports, recovery, retry, references and lifecycle."""
+
+from __future__ import annotations
+
+from ...diagnostics import Diagnostics
+from .. import schema
+from ..fields import Fields
+from ..loader import Node, Scalar, Sequence
+from ..model import (
+    Code,
+    Deprecation,
+    Layer,
+    Recovery,
+    Retirement,
+    Retry,
+    RetryPolicy,
+    Shape,
+)
+from .messages import read_message, read_placeholders
+from .names import reference_ok
+from .versions import semver, semver_field
+
+#: JSON-RPC 2.0 reserves -32768..-32000; only these and the server range may be used there.
+JSONRPC_PREDEFINED = {-32700, -32600, -32601, -32602, -32603}
+
+
+def check_replacements(codes: list[Code], found: Diagnostics) -> None:
+    """A deprecated code must point at a code that is still emitted."""
+    retired = {code.name for code in codes if code.retired is not None}
+    for code in codes:
+        target = code.deprecated.replaced_by if code.deprecated else None
+        if target in retired:
+            found.error(
+                "E-REF-RETIRED-REPLACEMENT",
+                code.mark,
+                f"code {code.name} is replaced by {target}, which is retired",
+                "name a code that is still emitted",
+            )
+
+
+def read_code(
+    key: Scalar,
+    node: Node,
+    layer_ids: tuple[str, ...],
+    layers: dict[str, Layer],
+    limit_ids: tuple[str, ...],
+    code_names: tuple[str, ...],
+    version: str | None,
+    found: Diagnostics,
+) -> Code | None:
+    name = key.value
+    where = f"code {name}"
+    f = Fields(node, schema.CODE, found, where, key.mark)
+    if not f.valid:
+        return None
+    before = len(found.items)
+
+    layer_id = f.text("layer")
+    layer = None
+    if layer_id is not None and reference_ok(
+        layer_id, f.mark("layer"), layer_ids, "layer", "layer", where, found
+    ):
+        layer = layers.get(layer_id)  # None when the layer itself is invalid
+
+    shape_value = f.choice("shape")
+    shape_reason = f.text("shape_reason") or ""
+    shape = Shape(shape_value) if shape_value else (layer.shape if layer else None)
+    if layer is not None and shape is not None and shape is not layer.shape and not shape_reason:
+        found.error(
+            "E-SHAPE-REASON-MISSING",
+            f.mark("shape"),
+            f"{where} has shape '{shape.value}' but its layer "
+            f"'{layer.id}' uses '{layer.shape.value}'",
+            "add 'shape_reason:' to say why this code differs, or remove 'shape:'",
+        )
+    if shape_reason and layer is not None and shape is layer.shape:
+        found.error(
+            "E-SHAPE-REASON-UNNEEDED",
+            f.mark("shape_reason"),
+            f"{where} has a 'shape_reason' but its shape is its layer's",
+            "remove 'shape_reason:'; it explains an override only",
+        )
+
+    declared, declared_names = read_placeholders(f, where, found)
+    message = read_message(f, where, declared, declared_names, found)
+
+    http, jsonrpc = f.integer("http"), f.integer("jsonrpc")
+    if shape is Shape.PROTOCOL:
+        for field_name, value in (("http", http), ("jsonrpc", jsonrpc)):
+            if value is None and not f.has(field_name):
+                found.error(
+                    "E-STATUS-MISSING",
+                    key.mark,
+                    f"{where} is protocol-shaped but has no '{field_name}'",
+                    f"add '{field_name}:' with the status its transport answers",
+                )
+        if http is not None and not 400 <= http <= 599:
+            found.error(
+                "E-STATUS-HTTP-NOT-ERROR",
+                f.mark("http"),
+                f"{where} has HTTP status {http}, which is not an error",
+                "use a 4xx status for the client's fault or 5xx for the server's",
+            )
+        if (
+            jsonrpc is not None
+            and -32768 <= jsonrpc <= -32000
+            and not (jsonrpc in JSONRPC_PREDEFINED or -32099 <= jsonrpc <= -32000)
+        ):
+            found.error(
+                "E-STATUS-JSONRPC-RESERVED",
+                f.mark("jsonrpc"),
+                f"{where} uses JSON-RPC code {jsonrpc}, which JSON-RPC 2.0 reserves",
+                "use a predefined code or one from -32099 to -32000",
+            )
+    elif shape is Shape.ACTION:
+        for field_name in ("http", "jsonrpc"):
+            if f.has(field_name):
+                found.error(
+                    "E-STATUS-ON-ACTION",
+                    f.mark(field_name),
+                    f"{where} is action-shaped, so it has no '{field_name}' of its own",
+                    "remove it: an action failure travels inside {ok: true} as HTTP 200 "
+                    "and as a JSON-RPC result",
+                )
+
+    recovery = read_recovery(f, where, found)
+    retry = read_retry(f, where, limit_ids, found)
+    limits: list[str] = []
+    for limit_id, mark in f.text_list("limits"):
+        if limit_id in limits:
+            found.error(
+                "E-REF-DUPLICATE",
+                mark,
+                f"{where} names limit '{limit_id}' twice in 'limits'",
+                "remove the second entry",
+            )
+        elif reference_ok(limit_id, mark, limit_ids, "limit", "limits", where, found):
+            limits.append(limit_id)
+    if retry is not None and retry.limit is not None and retry.limit not in limits:
+        limits.append(retry.limit)
+    related: list[str] = []
+    for other, mark in f.text_list("related"):
+        if other == name:
+            found.error("E-REF-SELF", mark, f"{where} names itself in 'related'", "remove it")
+        elif other in related:
+            found.error(
+                "E-REF-DUPLICATE",
+                mark,
+                f"{where} names code '{other}' twice in 'related'",
+                "remove the second entry",
+            )
+        elif reference_ok(other, mark, code_names, "code", "related", where, found):
+            related.append(other)
+
+    since = semver_field(f, "since", found)
+    if since is not None and version is not None and semver(since) > semver(version):
+        found.error(
+            "E-VERSION-AFTER-REGISTRY",
+            f.mark("since"),
+            f"{where} is since {since}, after the registry's version {version}",
+            f"set registry.version to {since} or later (the release that adds it), or use a "
+            f"version up to {version}",
+        )
+
+    deprecated, retired = read_lifecycle(f, name, since, version, code_names, found)
+    meaning, rationale = f.text("meaning"), f.text("rationale") or ""
+    if (
+        len(found.items) > before
+        or layer is None
+        or shape is None
+        or message is None
+        or meaning is None
+        or recovery is None
+        or retry is None
+        or since is None
+    ):
+        return None  # the problem is reported already, here or where the layer is defined
+    return Code(
+        name=name,
+        layer=layer.id,
+        shape=shape,
+        message=message,
+        placeholders=tuple(declared.values()),
+        meaning=meaning,
+        recovery=recovery,
+        retry=retry,
+        since=since,
+        limits=tuple(limits),
+        related=tuple(related),
+        http=http,
+        jsonrpc=jsonrpc,
+        shape_reason=shape_reason,
+        rationale=rationale,
+        deprecated=deprecated,
+        retired=retired,
+        agent_hint=f.text("agent_hint") or "",
+        mark=key.mark,
+    )
+
+
+def read_lifecycle(
+    f: Fields,
+    name: str,
+    since: str | None,
+    version: str | None,
+    code_names: tuple[str, ...],
+    found: Diagnostics,
+) -> tuple[Deprecation | None, Retirement | None]:
+    """A code's deprecation and retirement, each dated between its 'since' and now."""
+    where = f"code {name}"
+
+    def dated(fields: Fields, what: str, after: str | None, after_what: str) -> str | None:
+        value = semver_field(fields, "since", found)
+        if value is None:
+            return None
+        if after is not None and semver(value) < semver(after):
+            found.error(
+                "E-VERSION-ORDER",
+                fields.mark("since"),
+                f"{where} is {what} since {value}, before it was {after_what} ({after})",
+                f"use a version from {after} on",
+            )
+            return None
+        if version is not None and semver(value) > semver(version):
+            found.error(
+                "E-VERSION-AFTER-REGISTRY",
+                fields.mark("since"),
+                f"{where} is {what} since {value}, after the registry's version {version}",
+                f"set registry.version to {value} or later (the release that {what} it), or "
+                f"use a version up to {version}",
+            )
+            return None
+        return value
+
+    deprecation = retirement = None
+    node = f.node("deprecated")
+    if node is not None:
+        d = Fields(node, schema.DEPRECATION, found, f"the deprecation of {where}")
+        if d.valid:
+            when = dated(d, "deprecated", since, "introduced")
+            target = d.text("replaced_by")
+            if target == name:
+                found.error(
+                    "E-REF-SELF",
+                    d.mark("replaced_by"),
+                    f"{where} names itself in 'replaced_by'",
+                    "name the code that replaces it",
+                )
+                target = None
+            elif target is not None and not reference_ok(
+                target, d.mark("replaced_by"), code_names, "code", "replaced_by", where, found
+            ):
+                target = None
+            if when is not None:
+                deprecation = Deprecation(
+                    since=when, replaced_by=target, reason=d.text("reason") or ""
+                )
+    node = f.node("retired")
+    if node is not None:
+        r = Fields(node, schema.RETIREMENT, found, f"the retirement of {where}")
+        if r.valid:
+            after, after_what = (
+                (deprecation.since, "deprecated") if deprecation else (since, "introduced")
+            )
+            when = dated(r, "retired", after, after_what)
+            if when is not None:
+                retirement = Retirement(since=when, reason=r.text("reason") or "")
+    return deprecation, retirement
+
+
+def read_recovery(f: Fields, where: str, found: Diagnostics) -> Recovery | None:
+    node = f.node("recovery")
+    if node is None:
+        return None
+    r = Fields(node, schema.RECOVERY, found, f"the recovery of {where}")
+    if not r.valid:
+        return None
+    kind = r.choice("kind")
+    steps = [text for text, _ in r.text_list("steps")]
+    avoid = [text for text, _ in r.text_list("avoid")]
+    steps_node = r.node("steps")
+    if isinstance(steps_node, Sequence) and not steps_node.items:
+        found.error(
+            "E-RECOVERY-NO-STEPS",
+            r.mark("steps"),
+            f"the recovery of {where} has no steps",
+            "list at least one",
+        )
+        return None
+    if kind is None or not steps:
+        return None
+    return Recovery(kind=kind, steps=tuple(steps), avoid=tuple(avoid))
+
+
+def read_retry(
+    f: Fields, where: str, limit_ids: tuple[str, ...], found: Diagnostics
+) -> Retry | None:
+    node = f.node("retry")
+    if node is None:
+        return None
+    r = Fields(node, schema.RETRY, found, f"the retry policy of {where}")
+    if not r.valid:
+        return None
+    example = f", such as '{limit_ids[0]}'" if limit_ids else ""
+    policy, limit = r.choice("policy"), r.text("limit", f"write the id of a limit{example}")
+    if policy is None:
+        return None
+    if policy == RetryPolicy.BOUNDED.value:
+        if limit is None:
+            if not r.has("limit"):
+                found.error(
+                    "E-RETRY-NO-LIMIT",
+                    r.mark("policy"),
+                    f"the bounded retry policy of {where} names no limit",
+                    "add 'limit:' with the limit that caps the attempts",
+                )
+            return None
+        if not reference_ok(
+            limit, r.mark("limit"), limit_ids, "limit", "retry.limit", where, found
+        ):
+            return None
+    elif limit is not None:
+        found.error(
+            "E-RETRY-UNEXPECTED-LIMIT",
+            r.mark("limit"),
+            f"the retry policy '{policy}' of {where} takes no limit",
+            "remove 'limit:', or use policy: bounded",
+        )
+        return None
+    return Retry(policy=RetryPolicy(policy), limit=limit)

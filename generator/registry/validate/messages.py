@@ -1,0 +1,195 @@
+"""A code's placeholders and its UI message, checked against each other."""
+
+from __future__ import annotations
+
+import keyword
+
+from ...diagnostics import Diagnostics
+from .. import placeholders, schema
+from ..fields import Fields, entries, integer_value, text_value
+from ..loader import Mapping, Scalar
+from ..model import Message, Placeholder
+from ..suggest import closest, suggest
+from .names import RESERVED_PLACEHOLDERS
+
+MAX_MESSAGE = 2_000  # characters of one UI message form
+
+
+def read_placeholders(
+    f: Fields, where: str, found: Diagnostics
+) -> tuple[dict[str, Placeholder], tuple[str, ...]]:
+    """The valid placeholders, and every declared name (valid or not) for the message checks,
+    so that a broken declaration is reported once and not again as "not declared"."""
+    node = f.node("placeholders")
+    result: dict[str, Placeholder] = {}
+    if node is None:
+        return result, ()
+    pairs = entries(node, "placeholder", found)
+    for key, value in pairs:
+        if keyword.iskeyword(key.value):
+            found.error(
+                "E-PLACEHOLDER-KEYWORD",
+                key.mark,
+                f"placeholder name '{key.value}' in {where} is a Python keyword",
+                f"choose another name, such as '{key.value}_name'",
+            )
+            continue
+        if not key.value.isidentifier() or not key.value.isascii():
+            found.error(
+                "E-PLACEHOLDER-NAME",
+                key.mark,
+                f"placeholder name '{key.value}' in {where} is not a plain identifier",
+                "use letters, digits and '_', such as 'action'",
+            )
+            continue
+        if key.value in RESERVED_PLACEHOLDERS:
+            found.error(
+                "E-PLACEHOLDER-RESERVED",
+                key.mark,
+                f"placeholder name '{key.value}' in {where} is reserved",
+                f"the generated API takes '{key.value}' as an argument of its own; "
+                "choose another name",
+            )
+            continue
+        p = Fields(
+            value, schema.PLACEHOLDER, found, f"placeholder '{key.value}' of {where}", key.mark
+        )
+        if not p.valid:
+            continue
+        description = p.text("description")
+        kind = p.choice("type") or "text"
+        example_node = p.node("example")
+        example: str | int | None = None
+        if isinstance(example_node, Scalar):
+            if kind == "integer":
+                if example_node.tag == "int":
+                    example = integer_value(example_node, "example", where, found)
+                else:
+                    found.error(
+                        "E-PLACEHOLDER-EXAMPLE",
+                        example_node.mark,
+                        f"the example of integer placeholder "
+                        f"'{key.value}' in {where} is not an integer",
+                        "write a whole number",
+                    )
+            else:
+                example = text_value(example_node, "example", where, found)
+        elif example_node is not None:
+            found.error(
+                "E-PLACEHOLDER-EXAMPLE",
+                example_node.mark,
+                f"the example of placeholder '{key.value}' must be a "
+                f"single value, not {example_node.kind}",
+                "write one example value",
+            )
+        if description is not None and example is not None:
+            result[key.value] = Placeholder(
+                name=key.value, description=description, example=example, type=kind
+            )
+    return result, tuple(key.value for key, _ in pairs)
+
+
+def read_message(
+    f: Fields,
+    where: str,
+    declared: dict[str, Placeholder],
+    names: tuple[str, ...],
+    found: Diagnostics,
+) -> Message | None:
+    node = f.node("message")
+    if node is None:
+        return None
+    if isinstance(node, Mapping):
+        m = Fields(node, schema.MESSAGE, found, f"the message of {where}")
+        one, other, count = m.text("one"), m.text("other"), m.text("count")
+        forms = [(one, m.mark("one")), (other, m.mark("other"))]
+        if count is not None:
+            placeholder = declared.get(count)
+            if count not in names:
+                near = closest(count, names) if names else None
+                found.error(
+                    "E-PLURAL-COUNT-UNDECLARED",
+                    m.mark("count"),
+                    f"the plural message of {where} counts '{count}', "
+                    "which is not one of its placeholders",
+                    f"did you mean '{near}'?"
+                    if near
+                    else f"declare '{count}' under 'placeholders:' with type: integer",
+                )
+            elif placeholder is not None and placeholder.type != "integer":
+                found.error(
+                    "E-PLURAL-COUNT-TYPE",
+                    m.mark("count"),
+                    f"the count placeholder '{count}' of {where} is not an integer",
+                    f"set 'type: integer' on placeholder '{count}'",
+                )
+    elif isinstance(node, Scalar):
+        text = f.text("message")
+        one, other, count = text, None, None
+        forms = [(text, node.mark)]
+    else:
+        found.error(
+            "E-SCHEMA-TYPE",
+            node.mark,
+            f"the message of {where} must be text or a mapping with one, "
+            f"other and count, not {node.kind}",
+            "write the message as one line of text",
+        )
+        return None
+    used: set[str] = set()
+    broken = False
+    for index, (text, mark) in enumerate(forms):
+        if text is None:
+            continue
+        if len(text) > MAX_MESSAGE:
+            found.error(
+                "E-MESSAGE-TOO-LONG",
+                mark,
+                f"the message of {where} is {len(text):,} characters long, more "
+                f"than the {MAX_MESSAGE:,} a UI message may have",
+                "shorten it; put detail into 'meaning' or the recovery steps",
+            )
+            continue
+        parsed = placeholders.parse(text)
+        for problem in parsed.problems:
+            found.error(
+                "E-PLACEHOLDER-SYNTAX",
+                mark,
+                f"the message of {where} has {problem.message} at character {problem.offset + 1}",
+                problem.hint,
+            )
+        used.update(parsed.names)
+        for name in parsed.names:
+            if name not in names:
+                found.error(
+                    "E-PLACEHOLDER-UNDECLARED",
+                    mark,
+                    f"the message of {where} uses placeholder '{{{name}}}', which is not declared",
+                    f"declare '{name}' under 'placeholders:'"
+                    if not names
+                    else suggest(name, list(names)),
+                )
+        if parsed.problems:
+            broken = True
+            continue  # a broken field may be the missing placeholder: one report is enough
+        is_singular_form = isinstance(node, Mapping) and index == 0
+        for name in names:
+            if name not in parsed.names and not (is_singular_form and name == count):
+                found.error(
+                    "E-PLACEHOLDER-UNUSED",
+                    mark,
+                    f"the message of {where} does not use its placeholder '{{{name}}}'",
+                    "use it in the text, or remove its declaration",
+                )
+    if isinstance(node, Mapping):
+        if one is None or other is None or count is None:
+            return None
+        if count not in used and count in names and not broken:
+            found.error(
+                "E-PLURAL-COUNT-UNUSED",
+                node.mark,
+                f"the plural message of {where} never shows its count '{{{count}}}'",
+                f"use {{{count}}} in the 'other' form",
+            )
+        return Message(text=one, plural=other, count=count)
+    return Message(text=one) if one is not None else None

@@ -1,0 +1,150 @@
+"""The 'registry' section: names, locales and URLs that every output is built around."""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from babel import Locale, UnknownLocaleError
+
+from ...catalogs import plurals
+from ...diagnostics import Diagnostics, Mark
+from .. import schema
+from ..fields import Fields
+from ..model import Meta
+from .versions import semver_field
+
+LOCALE = re.compile(r"[a-z]{2,3}(_([A-Z]{2}|[A-Z][a-z]{3}))?\Z")
+
+URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~%!$&'()*+,;=:@-]*)*/\Z")
+
+#: Characters a name may not hold: themes insert the title into HTML without escaping it.
+MARKUP = re.compile(r"[<>&\"']")
+
+MAX_LOCALES = 100
+
+
+def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
+    node = top.node("registry")
+    if node is None:
+        return None
+    f = Fields(node, schema.META, found, "'registry'")
+    if not f.valid:
+        return None
+    version = semver_field(f, "version", found)
+    source = read_locale(f.text("source_locale"), f.mark("source_locale"), found)
+    locales: list[str] = []
+    for value, mark in f.text_list("locales"):
+        tag = read_locale(value, mark, found)
+        if tag is None:
+            continue
+        if plurals.lookup(tag) is None:
+            found.error(
+                "E-PLURAL-NO-RULE",
+                mark,
+                f"errorbook has no plural rule for locale '{tag}'",
+                "add its Plural-Forms to generator/plurals.py",
+            )
+        elif tag == source:
+            found.error(
+                "E-LOCALE-IS-SOURCE",
+                mark,
+                f"'{tag}' is the source locale",
+                "list only the target locales",
+            )
+        elif tag in locales:
+            found.error(
+                "E-LOCALE-DUPLICATE",
+                mark,
+                f"locale '{tag}' is listed twice",
+                "remove the second entry",
+            )
+        else:
+            locales.append(tag)
+    if len(locales) > MAX_LOCALES:
+        found.error(
+            "E-LOCALE-TOO-MANY",
+            f.mark("locales"),
+            f"{len(locales)} target locales are more than the {MAX_LOCALES} allowed",
+            "publish fewer languages from one registry",
+        )
+    docs_url = f.text("docs_url")
+    if docs_url is not None and not URL.match(docs_url):
+        found.error(
+            "E-META-DOCS-URL",
+            f.mark("docs_url"),
+            f"'docs_url' must be an http(s) URL ending in '/', not '{docs_url}'",
+            "write it like https://docs.example.org/errors/",
+        )
+        docs_url = None
+    title = f.text("title")
+    if title is not None and MARKUP.search(title):
+        found.error(
+            "E-META-TITLE-MARKUP",
+            f.mark("title"),
+            f"the title '{title}' contains markup characters",
+            "write it without < > & \" ' (themes put it into HTML as it is)",
+        )
+        title = None
+    package = f.identifier("package")
+    if package is not None and (keyword.iskeyword(package) or package in ("generator",)):
+        found.error(
+            "E-META-PACKAGE",
+            f.mark("package"),
+            f"'{package}' cannot be the generated package's name",
+            "choose a name that is not a Python keyword nor errorbook's own package",
+        )
+        package = None
+    values = (
+        f.identifier("name"),
+        title,
+        version,
+        package,
+        source,
+        docs_url,
+        f.text("description"),
+    )
+    name, title, version, package, source, docs_url, description = values
+    if (
+        name is None
+        or title is None
+        or version is None
+        or package is None
+        or source is None
+        or docs_url is None
+        or description is None
+    ):
+        return None
+    return Meta(
+        name=name,
+        title=title,
+        version=version,
+        package=package,
+        source_locale=source,
+        locales=tuple(locales),
+        docs_url=docs_url,
+        description=description,
+        error_domain=f.text("error_domain") or "",
+    )
+
+
+def locale_problem(value: str) -> tuple[str, str, str]:
+    """(tag, problem, hint) for a locale tag as the registry accepts it; no problem: ''."""
+    tag = value.replace("-", "_")
+    if not LOCALE.match(tag):
+        return tag, f"'{value}' is not a locale tag", "write it like de, pt_BR or zh_Hant"
+    try:
+        Locale.parse(tag)
+    except (UnknownLocaleError, ValueError):
+        return tag, f"'{value}' is not a locale that CLDR knows", "check the language code"
+    return tag, "", ""
+
+
+def read_locale(value: str | None, mark: Mark, found: Diagnostics) -> str | None:
+    if value is None:
+        return None
+    tag, problem, hint = locale_problem(value)
+    if problem:
+        found.error("E-LOCALE-TAG", mark, problem, hint)
+        return None
+    return tag

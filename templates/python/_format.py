@@ -1,0 +1,152 @@
+"""What building an envelope and translating a message both need, in one place below both.
+
+envelope.py fills a code's source message and i18n.py fills its translations; both must agree
+on which braces are fields, on how a code is looked up and on which parameters a code takes,
+or a message could pass one check and fail the other. Keeping those rules here, in a module
+that imports only the registry's data, lets envelope use i18n without i18n reaching back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+
+from .codes import CODES, CodeInfo, ErrorCode
+
+#: The only brace syntax a message may use: ``{{`` and ``}}`` for literal braces, ``{name}``
+#: for a field. Anything else in braces matches the last branch, so it can be refused.
+FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
+
+#: A template made into a function of the parameters; it returns what format_map would.
+Fill = Callable[[dict[str, object]], str]
+
+#: Fields that join() fills with one f-string; a longer template is joined from such pieces.
+FIELDS_AT_ONCE = 4
+
+
+def code_info(code: ErrorCode | str) -> CodeInfo:
+    """The registry's facts for ``code``, given as a member or as its name.
+
+    A name the registry does not have is a ValueError that says so, rather than the bare
+    ValueError or KeyError the enum and the table would give.
+    """
+    try:
+        return CODES[ErrorCode(code)]
+    except ValueError:
+        raise ValueError(f"{code!r} is not a code of this registry") from None
+
+
+def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
+    """Raise TypeError naming the code and each missing or unexpected placeholder.
+
+    Every caller checks before it formats, so that a wrong call fails the same way whichever
+    function it went through, and a count that is not an int never picks a plural form.
+    """
+    expected = set(info.placeholders)
+    missing = sorted(expected - params.keys())
+    extra = sorted(params.keys() - expected)
+    if missing or extra:
+        problems = [f"missing placeholder {name!r}" for name in missing]
+        problems += [f"unexpected parameter {name!r}" for name in extra]
+        raise TypeError(f"{info.code.value}: " + ", ".join(problems))
+    if info.count is not None:
+        count = params[info.count]
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"{info.code.value}: placeholder {info.count!r} must be an int")
+
+
+def split(template: str, allowed: Collection[str]) -> tuple[list[str], list[str]] | None:
+    """The literal text around each field of ``template`` and the fields' names, or None.
+
+    ``{{`` and ``}}`` come back as single braces in the literals. None means the template
+    has something else in braces (a position, an attribute, an index, a conversion, a format
+    spec, a name not in ``allowed``, a lone brace): a translation must never reach into a
+    value, so such a template is refused whole rather than filled in part.
+    """
+    literals: list[str] = []
+    names: list[str] = []
+    text: list[str] = []
+    position = 0
+    for match in FIELD.finditer(template):
+        text.append(template[position : match.start()])
+        token, name = match.group(0), match.group(1)
+        if token in ("{{", "}}"):
+            text.append(token[0])
+        elif name is not None and name in allowed:
+            literals.append("".join(text))
+            names.append(name)
+            text = []
+        else:
+            return None
+        position = match.end()
+    text.append(template[position:])
+    literals.append("".join(text))
+    return literals, names
+
+
+def fill(template: str, allowed: tuple[str, ...], params: Mapping[str, object]) -> str | None:
+    """``template`` with its named fields replaced by ``str()`` of each value, or None if it
+    has any field :func:`split` refuses.
+
+    It reads the template in one pass, as split() does, rather than calling split() and
+    joining: format_message() fills a template once per call, and the second pass cost it a
+    tenth of its time.
+    """
+    parts: list[str] = []
+    position = 0
+    for match in FIELD.finditer(template):
+        parts.append(template[position : match.start()])
+        token, name = match.group(0), match.group(1)
+        if token in ("{{", "}}"):
+            parts.append(token[0])
+        elif name is not None and name in allowed:
+            parts.append(str(params[name]))
+        else:
+            return None
+        position = match.end()
+    parts.append(template[position:])
+    return "".join(parts)
+
+
+def join(literals: Sequence[str], names: Sequence[str]) -> Fill:
+    """A function that puts ``p[name]`` between the literals with an f-string.
+
+    An f-string formats each value as str.format does (``format(value, "")``, left to right,
+    a missing name a KeyError) but does not parse the template again on every call, which is
+    most of what format_map spends on a message. Beyond FIELDS_AT_ONCE fields the text is
+    joined from pieces, still left to right.
+    """
+    if len(names) > FIELDS_AT_ONCE:
+        head = join([*literals[:FIELDS_AT_ONCE], ""], names[:FIELDS_AT_ONCE])
+        tail = join(literals[FIELDS_AT_ONCE:], names[FIELDS_AT_ONCE:])
+        return lambda p: head(p) + tail(p)
+    if len(names) == 4:
+        (a, b, c, d, e), (v, w, x, y) = literals, names
+        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}{p[y]}{e}"
+    if len(names) == 3:
+        (a, b, c, d), (v, w, x) = literals, names
+        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}"
+    if len(names) == 2:
+        (a, b, c), (v, w) = literals, names
+        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}"
+    if len(names) == 1:
+        (a, b), (v,) = literals, names
+        return lambda p: f"{a}{p[v]}{b}"
+    (text,) = literals
+    return lambda p: text
+
+
+def compile_template(template: str, allowed: Collection[str]) -> Fill | None:
+    """A function that fills ``template`` as format_map would, for parameters with every name
+    of ``allowed``, only faster; None for a template :func:`split` refuses, which is exactly
+    the set :func:`fill` refuses, so the fast path and the checked path cannot disagree."""
+    pieces = split(template, allowed)
+    return None if pieces is None else join(*pieces)
+
+
+def source_template(info: CodeInfo, params: Mapping[str, object]) -> str:
+    """The source-locale form of a code's message for these parameters: the plural form
+    when the count placeholder is not 1, the singular otherwise."""
+    if info.count is not None and info.message_plural is not None:
+        return info.message if params[info.count] == 1 else info.message_plural
+    return info.message
