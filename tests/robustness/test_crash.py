@@ -176,7 +176,9 @@ def test_documented_maximums(edit: tuple[str, str], message: str) -> None:
 
 
 def test_too_many_locales_and_codes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(validate, "MAX_LOCALES", 0)
+    from generator.registry.validate import meta
+
+    monkeypatch.setattr(meta, "MAX_LOCALES", 0)  # read where the rule is, not the package
     monkeypatch.setattr(validate, "MAX_CODES", 1)
     with pytest.raises(InvalidInput) as info:
         validate.load_registry_text(MINIMAL, "r.yaml")
@@ -184,3 +186,4 @@ def test_too_many_locales_and_codes(monkeypatch: pytest.MonkeyPatch) -> None:
         "the registry has 2 codes, more than the 1 errorbook handles"
         in info.value.diagnostics.render()
     )
+    assert "1 target locales are more than the 0 allowed" in info.value.diagnostics.render()
