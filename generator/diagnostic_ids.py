@@ -93,9 +93,7 @@ IDS: dict[str, str] = {
     "E-STATUS-ON-ACTION": "An action-shaped code gives a transport status, which only "
     "protocol-shaped codes have.",
     # Placeholders and messages
-    "E-PLACEHOLDER-KEYWORD": "A placeholder is named with a Python keyword.",
     "E-PLACEHOLDER-NAME": "A placeholder name is not a plain ASCII identifier.",
-    "E-PLACEHOLDER-RESERVED": "A placeholder name is taken by an argument of the generated API.",
     "E-PLACEHOLDER-EXAMPLE": "A placeholder's example is not one value of its type.",
     "E-PLACEHOLDER-SYNTAX": "A message holds a brace field that is not a plain named placeholder.",
     "E-PLACEHOLDER-UNDECLARED": "A message uses a placeholder the code does not declare.",

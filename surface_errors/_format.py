@@ -37,6 +37,47 @@ def code_info(code: ErrorCode | str) -> CodeInfo:
         raise ValueError(f"{code!r} is not a code of this registry") from None
 
 
+def merge_params(info: CodeInfo, params: object, keywords: dict[str, object]) -> dict[str, object]:
+    """The placeholder values of one call: the ``params`` mapping and the keyword arguments
+    together, in a new dict.
+
+    The mapping carries names no keyword argument can (``class``, or ``message``, which the
+    functions take for themselves); a name given both ways is a TypeError that names it.
+    The public functions declare ``params`` as ``object``, not ``Mapping``: a caller who
+    spreads a ``dict[str, object]`` into them (``message(code, **values)``) would otherwise
+    fail type checking, as the spread might fill ``params`` too. The check is made here.
+    """
+    if params is None:
+        return keywords
+    if not isinstance(params, Mapping):
+        raise TypeError(
+            f"{info.code.value}: params must be a mapping of placeholder names to values, "
+            f"not {type(params).__name__}"
+        )
+    both = sorted(keywords.keys() & params.keys())
+    if both:
+        raise TypeError(
+            f"{info.code.value}: placeholder {both[0]!r} is given both in params and as a "
+            "keyword argument"
+        )
+    return {**params, **keywords}
+
+
+def add_request_id(
+    info: CodeInfo, params: dict[str, object], request_id: str | None
+) -> dict[str, object]:
+    """``params`` with the ``request_id`` keyword filling the code's placeholder of that name,
+    if it has one; the same value in ``params`` too is a TypeError, as for any other name."""
+    if request_id is None or "request_id" not in info.placeholders:
+        return params
+    if "request_id" in params:
+        raise TypeError(
+            f"{info.code.value}: placeholder 'request_id' is given both in params and as a "
+            "keyword argument"
+        )
+    return {**params, "request_id": request_id}
+
+
 def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
     """Raise TypeError naming the code and each missing or unexpected placeholder.
 

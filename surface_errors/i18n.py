@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ._format import Fill, check_params, code_info, compile_template
+from ._format import Fill, check_params, code_info, compile_template, merge_params
 from .codes import LOCALES, SCRIPTS, SOURCE_LOCALE, CodeInfo, ErrorCode
 
 if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is first read
@@ -178,12 +178,23 @@ class Translator:
         info, _, source = self._codes.get(str(code)) or self._code_facts(code)
         return self._template(info, source, count)[0]
 
-    def message(self, code: ErrorCode | str, /, **params: object) -> str:
-        """The localized message, filled in. Bad parameters raise TypeError naming them."""
+    def message(
+        self,
+        code: ErrorCode | str,
+        /,
+        *,
+        params: object = None,  # a Mapping; see _format.merge_params
+        **keywords: object,
+    ) -> str:
+        """The localized message, filled in with the keyword arguments and the ``params``
+        mapping (for names that cannot be keyword arguments, such as ``class``). Bad
+        parameters raise TypeError naming them."""
+        if params is not None:
+            keywords = merge_params(code_info(code), params, keywords)
         ready = self._ready.get(code)  # an ErrorCode hashes and compares as its value
-        if ready is not None and params.keys() == ready[0]:
-            return ready[1](params)
-        return self._counted(code, params)
+        if ready is not None and keywords.keys() == ready[0]:
+            return ready[1](keywords)
+        return self._counted(code, keywords)
 
     def _counted(self, code: ErrorCode | str, params: dict[str, object]) -> str:
         """message() after its first look-up missed: a code with a count whose names are
@@ -232,12 +243,22 @@ def translator(locale: str | None = None) -> Translator:
     return found
 
 
-def message(code: ErrorCode | str, locale: str | None = None, /, **params: object) -> str:
-    """The message for ``code`` in ``locale`` (the source locale when None)."""
+def message(
+    code: ErrorCode | str,
+    locale: str | None = None,
+    /,
+    *,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
+) -> str:
+    """The message for ``code`` in ``locale`` (the source locale when None), its placeholders
+    given as keyword arguments, in the ``params`` mapping, or both."""
+    if params is not None:
+        keywords = merge_params(code_info(code), params, keywords)
     found = _translators.get(locale)
     if found is None:
         found = translator(locale)
     ready = found._ready.get(code)  # as Translator.message, without a second call to get there
-    if ready is not None and params.keys() == ready[0]:
-        return ready[1](params)
-    return found._counted(code, params)
+    if ready is not None and keywords.keys() == ready[0]:
+        return ready[1](keywords)
+    return found._counted(code, keywords)

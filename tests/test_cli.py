@@ -216,3 +216,36 @@ def test_python_dash_m_generator_is_the_same_program() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["recovery"]["kind"] == "correct_input"
+
+
+def test_explain_shows_a_message_as_it_is_written(run: Run, tmp_path: Path) -> None:
+    """Line breaks kept, a long line wrapped under its own indent, ``{{`` and ``}}`` shown
+    as the single braces the runtime writes; the JSON keeps the template as codes.json does."""
+    from .conftest import MINIMAL, make_project
+
+    template = (
+        "The door is closed.\n"
+        "Knock {{twice}} first, then {who} opens; " + "knock " * 12 + "again.\n"
+        "\n"
+        "Nobody else may come in."
+    )
+    text = MINIMAL.replace(
+        "    message: The door is closed.\n",
+        f"    message: {json.dumps(template)}\n"
+        "    placeholders:\n"
+        "      who: {description: Who opens., example: the porter}\n",
+    )
+    root = make_project(tmp_path / "p", text)
+    out = run("explain", "DOOR_CLOSED", cwd=root).out
+    assert (
+        "Message:\n"
+        "  The door is closed.\n"
+        "  Knock {twice} first, then {who} opens; knock knock knock knock knock knock\n"
+        "  knock knock knock knock knock knock again.\n"
+        "\n"
+        "  Nobody else may come in.\n"
+        "\n"
+        "Meaning:\n"
+    ) in out
+    data = json.loads(run("explain", "DOOR_CLOSED", "--format", "json", cwd=root).out)
+    assert data["message"] == template

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import UsageError
+from ..registry import placeholders
 from . import options
 
 if TYPE_CHECKING:
@@ -106,6 +107,17 @@ def _para(text: str, indent: str = "  ") -> str:
     )
 
 
+def _message(form: str) -> list[str]:
+    """A message form as a reader sees it: its literal braces single, each line of it wrapped
+    on its own and an empty line kept, so that the text keeps the breaks it was written with."""
+    lines = [line if line.strip() else "" for line in placeholders.shown(form).split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    return [_para(line) if line else "" for line in lines]
+
+
 def as_text(registry: Registry, code: Code) -> str:
     layer = registry.layer(code.layer)
     lines = [f"{code.name}", ""]
@@ -135,7 +147,11 @@ def as_text(registry: Registry, code: Code) -> str:
         if code.deprecated.reason:
             lines.append(_para(code.deprecated.reason, " " * 10))
     lines += ["", "Message:"]
-    lines += [_para(form) for form in code.message.forms]
+    forms = [_message(form) for form in code.message.forms]
+    for index, form in enumerate(forms):
+        if index and any(len(f) > 1 for f in forms):  # forms of several lines: keep apart
+            lines.append("")
+        lines += form
     lines += ["", "Meaning:", _para(code.meaning)]
     if code.rationale:
         lines += ["", "Why this code exists:", _para(code.rationale)]

@@ -196,6 +196,16 @@ def fill(template: str, params: dict[str, object]) -> str | None:
     return "".join(parts)
 
 
+def shown(template: str) -> str:
+    """A message template as a reader should see it: ``{{`` and ``}}`` become the single
+    braces the runtime writes, fields such as ``{action}`` and everything else stay as they
+    are. It reads the template with the runtime's own tokens, so ``{{{name}}}`` shows as a
+    brace, the field, then a brace."""
+    return _FIELD.sub(
+        lambda m: m.group(0)[0] if m.group(0) in ("{{", "}}") else m.group(0), template
+    )
+
+
 #: Control characters a translation may not hold (tab and newline are text).
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 

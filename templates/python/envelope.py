@@ -22,8 +22,8 @@ from typing import Literal, TypedDict
 
 # check_params, fill and source_template lived here before _format.py took them; importing
 # each "as" itself re-exports it, so callers that import them from this module keep working.
+from ._format import add_request_id, code_info, merge_params
 from ._format import check_params as check_params
-from ._format import code_info
 from ._format import fill as fill
 from ._format import source_template as source_template
 from .codes import CODES, CodeInfo, ErrorCode, Shape, _Value
@@ -124,13 +124,23 @@ class Classified:
         return self.outcome is expected
 
 
-def format_message(code: ErrorCode | str, template: str | None = None, /, **params: object) -> str:
+def format_message(
+    code: ErrorCode | str,
+    template: str | None = None,
+    /,
+    *,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
+) -> str:
     """Fill a code's source message (or ``template``) with its placeholders, by name only.
 
-    A missing or unexpected parameter is a TypeError that names both; a template with a
-    field that is not a placeholder of the code is a ValueError.
+    The values come as keyword arguments, in the ``params`` mapping (for a name that cannot
+    be a keyword argument, such as ``class``), or both. A missing or unexpected parameter is a
+    TypeError that names both; a template with a field that is not a placeholder of the code
+    is a ValueError.
     """
     info = code_info(code)
+    params = merge_params(info, params, keywords)
     check_params(info, params)
     text = fill(
         template if template is not None else source_template(info, params),
@@ -167,14 +177,13 @@ def _body(
     params: dict[str, object],
 ) -> ErrorBody:
     _emittable(info)
-    if request_id is not None and "request_id" in info.placeholders:
-        params = {**params, "request_id": request_id}  # the message shows the same id
+    params = add_request_id(info, params, request_id)  # the message shows the same id
     check_params(info, params)  # also with a message of the caller's: params travel too
     if message is None:
         if locale is None:
-            message = format_message(info.code, **params)
+            message = format_message(info.code, params=params)
         else:
-            message = localized_message(info.code, locale, **params)
+            message = localized_message(info.code, locale, params=params)
     body: ErrorBody = {"code": info.code.value, "message": message}
     if params:
         body["params"] = dict(params)
@@ -190,11 +199,13 @@ def protocol_failure(
     message: str | None = None,
     request_id: str | None = None,
     locale: str | None = None,
-    **params: object,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
 ) -> ProtocolFailure:
     """``{"ok": false, "error": ...}`` for a protocol-shaped code.
 
-    The message is the code's own, filled with ``params``, in ``locale`` when one is given.
+    The message is the code's own, filled with the placeholder values (keyword arguments, the
+    ``params`` mapping, or both), in ``locale`` when one is given.
     """
     info = code_info(code)
     if info.shape is not Shape.PROTOCOL:
@@ -202,7 +213,8 @@ def protocol_failure(
             f"{info.code.value} is an action failure; build it with action_failure(), "
             'which puts it inside {"ok": true, "result": {"error": ...}}'
         )
-    return {"ok": False, "error": _body(info, message, request_id, locale, params)}
+    values = merge_params(info, params, keywords)
+    return {"ok": False, "error": _body(info, message, request_id, locale, values)}
 
 
 def action_failure(
@@ -212,16 +224,19 @@ def action_failure(
     message: str | None = None,
     request_id: str | None = None,
     locale: str | None = None,
-    **params: object,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
 ) -> ActionFailure:
-    """``{"ok": true, "result": {"error": ...}}`` for an action-shaped code."""
+    """``{"ok": true, "result": {"error": ...}}`` for an action-shaped code, its placeholder
+    values given as for :func:`protocol_failure`."""
     info = code_info(code)
     if info.shape is not Shape.ACTION:
         raise ShapeError(
             f"{info.code.value} is a protocol failure; build it with "
             'protocol_failure(), which answers {"ok": false, "error": ...}'
         )
-    return {"ok": True, "result": {"error": _body(info, message, request_id, locale, params)}}
+    values = merge_params(info, params, keywords)
+    return {"ok": True, "result": {"error": _body(info, message, request_id, locale, values)}}
 
 
 def failure(
@@ -231,14 +246,23 @@ def failure(
     message: str | None = None,
     request_id: str | None = None,
     locale: str | None = None,
-    **params: object,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
 ) -> Envelope:
-    """The envelope for a code, in the shape the registry declares for it."""
-    if code_info(code).shape is Shape.PROTOCOL:
+    """The envelope for a code, in the shape the registry declares for it.
+
+    Placeholder values come as keyword arguments, in the ``params`` mapping, or both; a name
+    that cannot be a keyword argument (``class``, ``message``) goes in ``params``.
+    """
+    info = code_info(code)
+    values = merge_params(info, params, keywords)
+    if info.shape is Shape.PROTOCOL:
         return protocol_failure(
-            code, message=message, request_id=request_id, locale=locale, **params
+            code, message=message, request_id=request_id, locale=locale, params=values
         )
-    return action_failure(code, message=message, request_id=request_id, locale=locale, **params)
+    return action_failure(
+        code, message=message, request_id=request_id, locale=locale, params=values
+    )
 
 
 def _error(value: object, where: str) -> tuple[Mapping[str, object], str]:

@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from ._format import check_params, code_info
+from ._format import add_request_id, check_params, code_info, merge_params
 from .codes import CODES, ERROR_DOMAIN, LAYERS, CodeInfo, ErrorCode, Retry, Shape
 from .envelope import Classified, Envelope, MalformedEnvelope, Outcome, classify
 from .i18n import translator
@@ -83,12 +83,17 @@ def to_problem(
     *,
     request_id: str | None = None,
     instance: str | None = None,
-    **params: object,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
 ) -> dict[str, object]:
     """An RFC 9457 problem object: ``type`` is the code's page, ``title`` the localized
     message without its values, ``detail`` with them, ``status`` the HTTP status of a
-    protocol failure; ``code``, ``layer`` and ``retry`` are extension members."""
-    return _problem(code_info(code), locale, request_id, instance, params)
+    protocol failure; ``code``, ``layer`` and ``retry`` are extension members.
+
+    Placeholder values come as keyword arguments, in the ``params`` mapping, or both; a
+    placeholder named ``instance`` (or ``class``) can only travel in ``params``."""
+    info = code_info(code)
+    return _problem(info, locale, request_id, instance, merge_params(info, params, keywords))
 
 
 def _problem(
@@ -98,15 +103,14 @@ def _problem(
     instance: str | None,
     params: dict[str, object],
 ) -> dict[str, object]:
-    if request_id is not None and "request_id" in info.placeholders:
-        params = {**params, "request_id": request_id}
+    params = add_request_id(info, params, request_id)
     check_params(info, params)
     words = translator(locale)
     count = params.get(info.count) if info.count is not None else None
     problem: dict[str, object] = {
         "type": info.docs_url,
         "title": words.template(info.code, count if isinstance(count, int) else None),
-        "detail": words.message(info.code, **params),
+        "detail": words.message(info.code, params=params),
         "code": info.code.value,
         "layer": info.layer.value,
         "retry": info.retry.value,
@@ -162,16 +166,17 @@ def to_error_details(
     /,
     *,
     request_id: str | None = None,
-    **params: object,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
 ) -> list[dict[str, object]]:
     """Details as google.rpc ErrorInfo, RetryInfo (when a retry is allowed), Help and
-    LocalizedMessage carry them, in their JSON form."""
+    LocalizedMessage carry them, in their JSON form. Placeholder values are given as for
+    :func:`to_problem`."""
     info = code_info(code)
-    if request_id is not None and "request_id" in info.placeholders:
-        params = {**params, "request_id": request_id}
-    check_params(info, params)
-    delay = _retry_delay(info, params) if info.retry is Retry.BOUNDED else None
-    metadata = {name: str(value) for name, value in params.items()}
+    values = add_request_id(info, merge_params(info, params, keywords), request_id)
+    check_params(info, values)
+    delay = _retry_delay(info, values) if info.retry is Retry.BOUNDED else None
+    metadata = {name: str(value) for name, value in values.items()}
     metadata["layer"] = info.layer.value
     metadata["retry"] = info.retry.value
     if info.retry_attempts is not None:
@@ -204,7 +209,7 @@ def to_error_details(
         {
             "@type": _TYPE_PREFIX + "LocalizedMessage",
             "locale": words.locale,
-            "message": words.message(info.code, **params),
+            "message": words.message(info.code, params=values),
         }
     )
     return details

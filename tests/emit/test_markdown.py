@@ -5,7 +5,7 @@ from __future__ import annotations
 import markdown as python_markdown  # type: ignore[import-untyped]
 import pytest
 
-from generator.emit.site.markdown import block, code_block, code_span, inline
+from generator.emit.site.markdown import block, code_block, code_span, inline, quote
 
 EXTENSIONS = ["tables", "attr_list", "md_in_html", "toc", "admonition", "fenced_code"]
 
@@ -66,3 +66,8 @@ def test_fences_and_spans_outgrow_the_backticks_inside() -> None:
     assert code_block("a ``` b").startswith("````")
     assert code_span("x`y") == "``x`y``"
     assert code_span("`") == "`` ` ``"
+
+
+def test_a_quote_keeps_lines_and_paragraphs() -> None:
+    html = render(quote([inline("a"), inline("# b"), "", inline("> c")]))
+    assert html == "<blockquote>\n<p>a<br />\n# b</p>\n<p>&gt; c</p>\n</blockquote>"

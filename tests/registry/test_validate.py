@@ -139,10 +139,10 @@ def test_all_problems_are_reported_in_one_run(tmp_path: Path) -> None:
 
 
 def test_reserved_placeholder_names_are_the_keywords_of_the_runtime() -> None:
-    """Placeholders travel as keyword arguments (``**params``) of the generated functions; a
-    placeholder named like another keyword of such a function could never be passed. The names
-    the validator reserves are exactly those keywords, read from the generated signatures,
-    except the ones that fill a placeholder of the same name."""
+    """Placeholders travel as keyword arguments of the generated functions or in their
+    ``params`` mapping; a placeholder named like another keyword of such a function can only
+    travel in the mapping. RESERVED_PLACEHOLDERS lists exactly those keywords, read from the
+    generated signatures, except the ones that fill a placeholder of the same name."""
     import inspect
 
     import surface_errors as se
@@ -167,6 +167,6 @@ def test_reserved_placeholder_names_are_the_keywords_of_the_runtime() -> None:
                     for p in parameters
                     if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
                 }
-    assert "instance" in keywords  # to_problem's own
+    assert {"instance", "params"} <= keywords  # to_problem's own, and the mapping
     assert keywords == set(RESERVED_PLACEHOLDERS) | set(SHARED_PLACEHOLDERS)
     assert not set(RESERVED_PLACEHOLDERS) & set(SHARED_PLACEHOLDERS)

@@ -29,6 +29,7 @@ import yaml
 
 from generator.catalogs import plurals
 from generator.cli import main
+from generator.registry import placeholders
 
 from ..conftest import REGISTRY, ROOT, Run, po
 from ..emit.test_emit_python import load_module
@@ -251,8 +252,10 @@ def shown_on_site(case: Case) -> list[tuple[str, str, str]]:
         if case.domain == "messages":
             if is_raw(value):
                 text = case.shown.get("site", "")
-            else:
-                text = value_text(value[-1] if isinstance(value, list) else value)
+            else:  # a message reads on the site as the runtime writes it: {{ as {
+                text = placeholders.shown(
+                    value_text(value[-1] if isinstance(value, list) else value)
+                )
             section = "message"
         else:
             text = value_text(value)

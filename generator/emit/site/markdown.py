@@ -37,6 +37,19 @@ def block(text: str) -> str:
     return "  \n".join(inline(line.lstrip()) for line in text.split("\n"))
 
 
+def quote(lines: list[str]) -> str:
+    """A blockquote of lines that are already inline Markdown (see :func:`inline`): a hard
+    break between two lines, and an empty line starts a new paragraph inside the quote."""
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if not line:
+            out.append(">")
+            continue
+        follows = index + 1 < len(lines) and lines[index + 1] != ""
+        out.append(f"> {line}  " if follows else f"> {line}")
+    return "\n".join(out)
+
+
 def code_block(text: str, language: str = "") -> str:
     """A fenced block whose fence is longer than any run of backticks inside it."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)

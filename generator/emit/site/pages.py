@@ -199,6 +199,18 @@ class Page:
             f"{markdown.inline(value.value)}</span>"
         )
 
+    def quote(self, value: Text) -> str:
+        """A message as a blockquote, line for line as written (see :func:`markdown.quote`);
+        untranslated text is marked line by line, so that no mark spans two paragraphs."""
+        lines = [line if line.strip() else "" for line in value.value.split("\n")]
+        while lines and not lines[-1]:
+            lines.pop()
+        while lines and not lines[0]:
+            lines.pop(0)
+        return markdown.quote(
+            [self.md(Text(line, value.translated)) if line else "" for line in lines]
+        )
+
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[\u3002\uff01\uff1f])")  # CJK full stops
 
@@ -604,11 +616,13 @@ def _context(
     pages: Mapping[str, str],
 ) -> dict[str, object]:
     def ui_message(code: Code) -> Text:
+        """The message as a reader sees it: literal braces single (placeholders.shown)."""
         forms = page.ui.get(code.name)
         if forms:
-            return Text(" / ".join(forms) if code.message.count is None else forms[-1], True)
+            shown = [placeholders.shown(form) for form in forms]
+            return Text(" / ".join(shown) if code.message.count is None else shown[-1], True)
         text = code.message.plural or code.message.text
-        return Text(text, page.lang == page.source)
+        return Text(placeholders.shown(text), page.lang == page.source)
 
     def example(code: Code) -> str:
         forms = page.ui.get(code.name)
@@ -639,6 +653,7 @@ def _context(
         "T": page.text,
         "md": page.md,
         "cell": page.md,
+        "quote": page.quote,
         "first": first_sentence,
         "ui_message": ui_message,
         "example": example,

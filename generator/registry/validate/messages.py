@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import keyword
-
 from ...diagnostics import Diagnostics
 from .. import placeholders, schema
 from ..fields import Fields, entries, integer_value, text_value
 from ..loader import Mapping, Scalar
 from ..model import Message, Placeholder
 from ..suggest import closest, suggest
-from .names import RESERVED_PLACEHOLDERS
 
 MAX_MESSAGE = 2_000  # characters of one UI message form
 
@@ -26,29 +23,15 @@ def read_placeholders(
         return result, ()
     pairs = entries(node, "placeholder", found)
     for key, value in pairs:
-        if keyword.iskeyword(key.value):
-            found.error(
-                "E-PLACEHOLDER-KEYWORD",
-                key.mark,
-                f"placeholder name '{key.value}' in {where} is a Python keyword",
-                f"choose another name, such as '{key.value}_name'",
-            )
-            continue
+        # Any name a message can use as {name} is accepted, Python keywords ('class') and the
+        # generated functions' own arguments ('message') too: the runtime takes the values of
+        # such names in its params= mapping (see RESERVED_PLACEHOLDERS).
         if not key.value.isidentifier() or not key.value.isascii():
             found.error(
                 "E-PLACEHOLDER-NAME",
                 key.mark,
                 f"placeholder name '{key.value}' in {where} is not a plain identifier",
                 "use letters, digits and '_', such as 'action'",
-            )
-            continue
-        if key.value in RESERVED_PLACEHOLDERS:
-            found.error(
-                "E-PLACEHOLDER-RESERVED",
-                key.mark,
-                f"placeholder name '{key.value}' in {where} is reserved",
-                f"the generated API takes '{key.value}' as an argument of its own; "
-                "choose another name",
             )
             continue
         p = Fields(

@@ -23,13 +23,15 @@ MAX_CODE_LENGTH = 64
 TAKEN_PAGES = {"index": "table of all codes"}
 
 #: Keyword parameters of the generated functions that also take a code's placeholders as
-#: keyword arguments (``**params``: failure(), to_problem(), to_error_details() and the like).
-#: A placeholder of one of these names could never be passed, so it is refused.
-#: tests/registry/test_validate.py reads the generated signatures and checks this list against them.
-RESERVED_PLACEHOLDERS = ("instance", "locale", "message")
+#: keyword arguments (failure(), to_problem(), to_error_details() and the like). A placeholder
+#: of one of these names cannot be a keyword argument there, nor can one named with a Python
+#: keyword; its value travels in the ``params`` mapping those functions take, so every such
+#: name is accepted. tests/registry/test_validate.py checks this list against the generated
+#: signatures.
+RESERVED_PLACEHOLDERS = ("instance", "locale", "message", "params")
 
 #: Keyword parameters of those same functions that fill a placeholder of the same name (the
-#: request id in a message is the one the envelope carries), so these names stay allowed.
+#: request id in a message is the one the envelope carries).
 SHARED_PLACEHOLDERS = ("request_id",)
 
 

@@ -685,7 +685,8 @@ function fill(template: string, allowed: readonly string[], params: Readonly<Rec
 }
 
 function checkParams(info: CodeInfo, params: Readonly<Record<string, unknown>>): void {
-  const missing = info.placeholders.filter((name) => !(name in params));
+  // Own keys only: a placeholder may be named like anything, "constructor" included.
+  const missing = info.placeholders.filter((name) => !Object.prototype.hasOwnProperty.call(params, name));
   const extra = Object.keys(params).filter((name) => !info.placeholders.includes(name));
   if (missing.length || extra.length) {
     const problems = [

@@ -1,0 +1,96 @@
+"""Messages on the site read as the runtime writes them: their line breaks kept, ``{{`` and
+``}}`` shown as the single braces a person sees, in every language the site is built in."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import markdown as python_markdown  # type: ignore[import-untyped]
+
+from ..conftest import MINIMAL, ROOT, Run, make_project, po, translate
+
+EXTENSIONS = ["tables", "attr_list", "md_in_html", "toc", "admonition", "fenced_code"]
+
+#: A message over several lines (a YAML block, with an empty line between two paragraphs)
+#: with escaped braces and a placeholder; a plural message whose other form has a line break.
+WRITTEN = MINIMAL.replace(
+    "    message: The door is closed.\n",
+    "    message: |\n"
+    "      The door is closed.\n"
+    "      Knock {{twice}} first, then {who} opens.\n"
+    "\n"
+    "      Nobody else may come in.\n"
+    "    placeholders:\n"
+    "      who: {description: Who opens., example: the porter}\n",
+).replace(
+    'other: "{count} items were refused by {who}."',
+    'other: "{count} items were refused\\nby {who} {{sic}}."',
+)
+
+
+def _quote(page: Path) -> str:
+    """The message's blockquote on a generated page, rendered by Python-Markdown."""
+    text = page.read_text("utf-8")
+    lines = [line for line in text.split("\n") if line.startswith(">")]
+    return str(python_markdown.markdown("\n".join(lines), extensions=EXTENSIONS))
+
+
+def _site(run: Run, root: Path) -> Path:
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\n", "utf-8"
+    )
+    (root / "site").mkdir(exist_ok=True)
+    shutil.copy2(ROOT / "site" / "mkdocs.base.yml", root / "site" / "mkdocs.base.yml")
+    assert run("generate", cwd=root).code == 0
+    return root / "site" / "docs"
+
+
+def test_a_message_keeps_its_lines_and_shows_single_braces(run: Run, tmp_path: Path) -> None:
+    docs = _site(run, make_project(tmp_path / "p", WRITTEN))
+    page = docs / "en" / "codes" / "door_closed.md"
+    assert (
+        "> The door is closed\\.  \n"
+        "> Knock \\{twice\\} first, then \\{who\\} opens\\.\n"
+        ">\n"
+        "> Nobody else may come in\\.\n"
+    ) in page.read_text("utf-8")
+    assert _quote(page) == (
+        "<blockquote>\n"
+        "<p>The door is closed.<br />\n"
+        "Knock {twice} first, then {who} opens.</p>\n"
+        "<p>Nobody else may come in.</p>\n"
+        "</blockquote>"
+    )
+    plural = _quote(docs / "en" / "codes" / "items_refused.md")
+    assert plural == (
+        "<blockquote>\n<p>{count} items were refused<br />\nby {who} {sic}.</p>\n</blockquote>"
+    )
+
+
+def test_a_translated_message_gets_the_same_treatment(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "p", WRITTEN)
+    _site(run, root)
+    translate(
+        po(root, "de"),
+        {
+            "DOOR_CLOSED": "Die Tür ist zu.\\nErst {{zweimal}} klopfen, dann öffnet {who}."
+            "\\n\\nSonst kommt niemand herein."
+        },
+    )
+    translate(po(root, "de", "docs"), {"DOOR_CLOSED.meaning": "Niemand kommt herein."})
+    docs = _site(run, root)
+    assert _quote(docs / "de" / "codes" / "door_closed.md") == (
+        "<blockquote>\n"
+        "<p>Die Tür ist zu.<br />\n"
+        "Erst {zweimal} klopfen, dann öffnet {who}.</p>\n"
+        "<p>Sonst kommt niemand herein.</p>\n"
+        "</blockquote>"
+    )
+    # Not translated: the source text, marked line by line, so no mark spans two paragraphs.
+    html = _quote(docs / "de" / "codes" / "items_refused.md")
+    assert re.sub(r"<span [^>]*>|</span>", "", html) == (
+        "<blockquote>\n<p>{count} items were refused<br />\nby {who} {sic}.</p>\n</blockquote>"
+    )
+    assert html.count('<span class="eb-untranslated" lang="en">') == html.count("</span>") == 2
