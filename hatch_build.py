@@ -4,12 +4,15 @@ The code lives in the folder ``generator/`` and installs as the import package `
 so that it never clashes with a project's own ``generator`` package. A standard wheel renames
 the folder (``sources`` in pyproject.toml) and ships the templates inside it. An editable
 install cannot rename a folder, so it ships a small import hook instead: the name
-``errorbook`` is found in this checkout's ``generator/`` folder, and nothing named
-``generator`` is put on the path.
+``errorbook`` is found in this checkout's ``generator/`` folder. An editable install also puts
+the checkout's root on the path (``dev-mode-dirs``), as any editable install of a flat layout
+does, so ``generator``, ``surface_errors`` and ``tests`` import there too: that is for working
+on errorbook itself, and never happens with the wheel.
 """
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -50,7 +53,7 @@ class ErrorbookBuild(BuildHookInterface[Any]):
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
         if version == "editable":
-            folder = tempfile.mkdtemp(prefix="errorbook-editable-")
+            folder = self._scratch = tempfile.mkdtemp(prefix="errorbook-editable-")
             finder = Path(folder) / "_errorbook_editable.py"
             finder.write_text(FINDER.format(folder=(root / "generator").as_posix()), "utf-8")
             pth = Path(folder) / "_errorbook_editable.pth"
@@ -59,3 +62,9 @@ class ErrorbookBuild(BuildHookInterface[Any]):
             build_data["force_include"][str(pth)] = pth.name
         else:
             build_data["force_include"][str(root / "templates")] = "errorbook/templates"
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """The import hook's files are in the wheel now: remove their temporary folder."""
+        folder = getattr(self, "_scratch", None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)

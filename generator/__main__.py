@@ -1,4 +1,4 @@
-"""``python -m generator`` runs the errorbook command line."""
+"""``python -m errorbook`` (``python -m generator`` in this repository) runs the command line."""
 
 from .cli import main
 

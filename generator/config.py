@@ -20,7 +20,8 @@ KEYS = {
     "locales": "folder of the gettext catalogs (default: locales)",
     "site": "folder of the MkDocs site; no site is generated without it (default: none)",
     "typescript-out": "folder for the generated TypeScript module (default: none)",
-    "max-input-mib": "largest input file errorbook reads, in MiB (default: 256)",
+    "max-input-mib": "largest input file errorbook reads, in MiB (default: 256; 16 for the "
+    "registry)",
     "messages-domain": "file name (no suffix) of the UI messages' catalogs (default: messages)",
     "docs-domain": "file name (no suffix) of the reference prose's catalogs (default: docs)",
 }
@@ -53,9 +54,7 @@ class Config:
     @property
     def input_limit(self) -> int:
         """The size limit of every input file, in bytes (see :mod:`generator.inputs`)."""
-        from .inputs import limit_bytes
-
-        return limit_bytes(self.max_input_mib)
+        return inputs.limit_bytes(self.max_input_mib)
 
     @property
     def locales_dir(self) -> Path:

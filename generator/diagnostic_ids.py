@@ -52,6 +52,16 @@ IDS: dict[str, str] = {
     "E-SCHEMA-CONTROL-CHARACTER": "A text value holds a control character.",
     "E-SCHEMA-EMPTY-SECTION": "A section such as 'codes' defines nothing.",
     "E-SCHEMA-TOO-MANY-CODES": "The registry defines more codes than errorbook handles.",
+    # Declared extra fields
+    "E-FIELD-NAME": "A declared field's name is not an identifier a program can use, or is "
+    "already a key of every code.",
+    "E-FIELD-OPTION": "A field declaration gives an option its type does not take, such as "
+    "a pattern on an integer.",
+    "E-FIELD-PATTERN-INVALID": "A field's declared pattern is not a valid regular expression.",
+    "E-FIELD-RANGE": "A field declaration's min is above its max.",
+    "E-FIELD-NO-VALUES": "A choice field is declared without the values it allows.",
+    "E-FIELD-PATTERN-MISMATCH": "A code's value for a declared field does not match its pattern.",
+    "E-FIELD-OUT-OF-RANGE": "A code's integer value for a declared field lies outside its range.",
     # Names of codes, layers, limits and adapters
     "E-NAME-DUPLICATE": "Two entries of one section have the same name.",
     "E-NAME-ID": "A layer, limit or adapter id is not a lower-case identifier.",

@@ -126,3 +126,17 @@ def test_a_configuration_that_is_not_a_regular_file_is_refused(run: Run, tmp_pat
         assert result.code == 2 and f"{name}: error: is a {what}" in result.err
     result = run("check", "--config", "py\x01project.toml", cwd=tmp_path)
     assert result.code == 2 and "--config holds the control character U+0001" in result.err
+
+
+def test_max_input_mib_also_bounds_the_registry(run: Run, tmp_path: Path) -> None:
+    """The registry is bounded at 16 MiB by default; max-input-mib replaces that bound, and
+    the hint says so (it named a module path before, which an installed errorbook lacks)."""
+    root = make_project(tmp_path, MINIMAL)
+    filler = "# " + "x" * 98 + "\n"
+    with (root / "codes.yaml").open("a", encoding="utf-8") as stream:
+        stream.write(filler * (17 * 1024 * 1024 // len(filler)))
+    refused = run("validate", cwd=root)
+    assert refused.code == 1 and "larger than 16 MiB" in refused.err
+    assert "raise max-input-mib in [tool.errorbook]" in refused.err
+    (root / "pyproject.toml").write_text("[tool.errorbook]\nmax-input-mib = 32\n", "utf-8")
+    assert run("validate", cwd=root).code == 0

@@ -98,6 +98,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
             for limit in map(registry.limit, code.limits)
         ],
         **{key: record[key] for key in SHARED_TAIL},
+        **({"fields": record["fields"]} if registry.fields else {}),
     }
 
 
@@ -173,6 +174,17 @@ def as_text(registry: Registry, code: Code) -> str:
             )
     if code.related:
         lines += ["", "Related:  " + ", ".join(code.related)]
+    given = [(f.name, code.extra[f.name]) for f in registry.fields if f.name in code.extra]
+    if given:
+        lines += ["", "Fields:"]
+        for name, value in given:
+            if isinstance(value, bool):
+                shown = "yes" if value else "no"
+            elif isinstance(value, tuple):
+                shown = ", ".join(value)
+            else:
+                shown = str(value)
+            lines.append(_para(f"{name}: {shown}"))
     lines += ["", f"Docs:     {registry.docs_url(code)}"]
     return "\n".join(lines) + "\n"
 

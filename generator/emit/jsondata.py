@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 import jinja2
 
 from ..names import header
-from ..registry.model import Registry, Shape
+from ..registry.model import ExtraField, Registry, Shape
 from . import Files
 from .render import render
 
@@ -96,6 +96,31 @@ def _object(properties: dict[str, object], optional: tuple[str, ...] = ()) -> di
     }
 
 
+def _extra(declared: ExtraField) -> dict[str, object]:
+    """The JSON Schema of one declared field's value."""
+    value: dict[str, object]
+    if declared.type == "choice":
+        value = {"enum": list(declared.values)}
+    elif declared.type == "integer":
+        value = {"type": "integer"}
+        if declared.minimum is not None:
+            value["minimum"] = declared.minimum
+        if declared.maximum is not None:
+            value["maximum"] = declared.maximum
+    elif declared.type == "boolean":
+        value = {"type": "boolean"}
+    else:
+        value = _text()
+        if declared.pattern is not None:  # matched in full, as the validator matches it
+            pattern = declared.pattern
+            if not (pattern.startswith("^") and pattern.endswith("$")):
+                pattern = f"^(?:{pattern})$"
+            value["pattern"] = pattern
+        if declared.type == "list":
+            value = {"type": "array", "items": value}
+    return {"description": declared.description, **value}
+
+
 def codes_schema(registry: Registry) -> dict[str, object]:
     names = [c.name for c in registry.codes]
     semver = {"type": "string", "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$"}
@@ -158,6 +183,16 @@ def codes_schema(registry: Registry) -> dict[str, object]:
         },
         optional=("rationale", "shape_reason"),
     )
+    if registry.fields:
+        properties = code["properties"]
+        assert isinstance(properties, dict)
+        properties["fields"] = _object(
+            {x.name: _extra(x) for x in registry.fields},
+            optional=tuple(x.name for x in registry.fields if not x.required),
+        )
+        required = code["required"]
+        assert isinstance(required, list)
+        required.append("fields")
     return {
         "$schema": DRAFT,
         "$id": f"{registry.meta.docs_url}schemas/codes.schema.json",

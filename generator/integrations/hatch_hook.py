@@ -23,7 +23,8 @@ from hatchling.plugin import hookimpl
 
 from .. import config
 from ..diagnostics import InvalidInput
-from ..pipeline import build, output, stamp
+from ..errors import ErrorbookError
+from ..pipeline import build, stamp
 
 
 class ErrorbookBuildError(Exception):
@@ -44,7 +45,7 @@ class ErrorbookBuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 "errorbook: the registry is invalid; fix it, then build again:\n"
                 + exc.diagnostics.render(with_id=True)
             ) from None
-        except (config.ConfigError, output.OutputError) as exc:
+        except ErrorbookError as exc:  # configuration, usage, output, an unreadable input
             raise ErrorbookBuildError(f"errorbook: {exc}") from None
         changed = [r.path for r in results if r.status != "unchanged"]
         if changed:

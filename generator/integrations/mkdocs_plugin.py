@@ -32,6 +32,7 @@ from mkdocs.plugins import BasePlugin
 
 from .. import config
 from ..diagnostics import InvalidInput
+from ..errors import ErrorbookError
 from ..pipeline import stamp
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
@@ -83,13 +84,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             self._generate(settings)
 
     def _generate(self, settings: config.Config) -> None:
-        from ..pipeline import build, output  # the full pipeline, only when there is work
+        from ..pipeline import build  # the full pipeline, only when there is work
 
         try:
             _, catalog_run = build.regenerate(settings)
         except InvalidInput as exc:
             raise PluginError("errorbook:\n" + exc.diagnostics.render(with_id=True)) from None
-        except output.OutputError as exc:
+        except ErrorbookError as exc:  # configuration, output, an unreadable input
             raise PluginError(f"errorbook: {exc}") from None
         problems = catalog_run.problems
         if problems.items:

@@ -67,7 +67,9 @@ def _registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -
             shown = Path(os.path.abspath(config.registry)).as_posix()
     except ValueError:  # another drive on Windows
         shown = str(config.registry)
-    return dataclasses.replace(load_registry(config.registry, shown, seen), path=stable)
+    # The registry's own bound (16 MiB) stands unless max-input-mib asks for another.
+    limit = config.input_limit if config.max_input_mib is not None else None
+    return dataclasses.replace(load_registry(config.registry, shown, seen, limit), path=stable)
 
 
 def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
@@ -114,10 +116,13 @@ def _catalog_input(config: Config, relative: str, problems: Diagnostics) -> byte
         return None
 
 
-def _read(path: Path) -> bytes | None:
+def _read(path: Path, limit: int) -> bytes | None:
+    """An output as it is on disk, for a cache that may keep it; None when it is missing or
+    cannot be read safely (a link, a FIFO, a device: the page is then made again, and the
+    writer refuses the path with its own diagnostic)."""
     try:
-        return path.read_bytes()
-    except OSError:
+        return inputs.read(path, limit=limit, follow=False)
+    except inputs.InputFileError:
         return None
 
 
@@ -215,7 +220,7 @@ def _run(
             pages = site.PageCache(
                 cache.templates_fingerprint(),
                 previous.pages if previous is not None else {},
-                lambda name: _read(config.root / name),
+                lambda name: _read(config.root / name, config.input_limit),
             )
         made = site.emit(
             registry,

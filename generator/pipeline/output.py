@@ -387,7 +387,7 @@ def _proof(root: Path, layout: Layout, target: str, parts: list[str]) -> bool:
     head = _head(target)
     if parts[-1].endswith(".mo"):
         return head[:4] in _MO_MAGIC and _owning_po(root, layout, parts) is not None
-    return _MARK in head
+    return carries_header(head)
 
 
 def _owning_po(root: Path, layout: Layout, parts: list[str]) -> str | None:
@@ -486,30 +486,39 @@ def _replace(path: Path, data: bytes) -> None:
 MOVE_IT = "move it away, or point python-out, site or typescript-out elsewhere"
 
 
-def foreign(
-    root: Path, statuses: list[FileStatus], previous: Collection[str] | None = None
-) -> list[str]:
+def foreign(root: Path, statuses: list[FileStatus]) -> list[str]:
     """The stale outputs that :func:`write` refuses to overwrite: files errorbook did not
-    write (no header, not in the manifest ``previous``). `check` names them too, so that its
-    advice and `generate`'s agree."""
-    known = set(_previous(root)) if previous is None else previous
+    write (they do not carry its header). `check` names them too, so that its advice and
+    `generate`'s agree."""
     return [
         s.path
         for s in statuses
-        if s.status == "stale" and _foreign(s.path, _current(root, s.path) or b"", known)
+        if s.status == "stale" and _foreign(s.path, _current(root, s.path) or b"")
     ]
 
 
-def _foreign(name: str, current: bytes, previous: Collection[str]) -> bool:
+def _foreign(name: str, current: bytes) -> bool:
     """A file errorbook would overwrite although it did not write it.
 
-    Only the file itself can say so: the manifest ``previous`` is an input anyone can edit,
-    so a line in it never makes a hand-written file errorbook's. Catalogs carry no such mark
-    in the same place; their owner is judged when they are read (``catalogs.claim``)."""
-    del previous  # kept in the signature for callers; see the docstring
+    Only the file itself can say so: the manifest is an input anyone can edit, so a line in
+    it never makes a hand-written file errorbook's. Catalogs carry no such mark in the same
+    place; their owner is judged when they are read (``catalogs.claim``)."""
     if name.endswith((".po", ".pot", ".mo")):
         return False
-    return _MARK not in current[:_HEAD]
+    return not carries_header(current[:_HEAD])
+
+
+#: errorbook's header: a comment line (or JSON's "$comment" member) near the top of a file
+#: that names errorbook as its maker. The phrase alone, in a docstring or prose, proves
+#: nothing: a hand-written file may mention it.
+_HEADER_LINE = re.compile(
+    rb'^[ \t]*(?:#|//|/\*|<!--|"\$comment":[ \t]*")[^\n]*' + re.escape(_MARK), re.M
+)
+
+
+def carries_header(head: bytes) -> bool:
+    """Whether the first bytes of a file hold errorbook's header line."""
+    return _HEADER_LINE.search(head) is not None
 
 
 @contextlib.contextmanager
@@ -579,7 +588,7 @@ def _write(
 ) -> list[FileStatus]:
     previous = _previous(root, layout.limit)
     statuses = _compare(root, files, layout, previous if every else None)
-    refused = foreign(root, statuses, previous)
+    refused = foreign(root, statuses)
     if refused:
         raise OutputError(
             f"{refused[0]} exists and was not written by errorbook; nothing was written: {MOVE_IT}"

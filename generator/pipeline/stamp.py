@@ -188,12 +188,31 @@ def _dump(data: dict[str, object]) -> bytes:
     return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
 
 
+#: A stamp is a few megabytes even for 10,000 codes in 30 languages.
+_STAMP_LIMIT = 256 * 1024 * 1024
+
+
+def _stamp_bytes(path: str) -> bytes:
+    """The stamp's bytes. It sits in a git-ignored folder anyone can write to, so it is read
+    as any input is: a regular file of bounded size, never a FIFO or a device (OSError
+    otherwise, which makes the run take the ordinary way)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _STAMP_LIMIT:
+            raise OSError(f"{path}: not a regular file of a stamp's size")
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            return stream.read(_STAMP_LIMIT + 1)
+    finally:
+        os.close(fd)
+
+
 def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
     """Whether nothing changed since the stamp in ``root``, and, when only the stat of some
     files changed (a racy entry settled, a checkout touched them), the refreshed stamp."""
     try:
-        with open(os.path.join(root, STAMP), "rb") as stream:
-            data = json.loads(stream.read())
+        data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
         if (
             data["errorbook"] != __version__
             or data["root"] != root

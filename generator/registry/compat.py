@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from operator import attrgetter
 from typing import Generic, Literal, Protocol, TypeVar
 
-from .model import Code, Limit, Registry
+from .model import Code, ExtraField, Limit, Registry
 from .validate import semver
 
 Severity = Literal["breaking", "compatible", "cosmetic"]
@@ -25,7 +25,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, kw_only=True)
 class Change:
-    entity: str  # registry, code, layer, limit, adapter
+    entity: str  # registry, code, layer, limit, adapter, field (a declared extra field)
     name: str
     kind: str  # added, removed, changed, deprecated, retired, reused
     severity: Severity
@@ -274,6 +274,85 @@ def _code_changes(old: Code, new: Code, old_version: str) -> list[Change]:
     return _lifecycle_changes(old, new, old_version) + _walk(CODE_RULES, "code", new.name, old, new)
 
 
+def _extra_changes(old: Code, new: Code, declared: Sequence[ExtraField]) -> list[Change]:
+    """A code's values of the fields both registries declare, each change classified by the
+    rule the new registry declares for its field."""
+    found = []
+    for field in declared:
+        before, after = old.extra.get(field.name), new.extra.get(field.name)
+        if before != after:
+            found.append(
+                Change(
+                    entity="code",
+                    name=new.name,
+                    kind="changed",
+                    severity=_severity(field.compat),
+                    reason=f"the registry declares a change of '{field.name}' {field.compat}",
+                    field=field.name,
+                    old=_text(before),
+                    new=_text(after),
+                )
+            )
+    return found
+
+
+def _severity(value: str) -> Severity:
+    for severity in ("breaking", "compatible", "cosmetic"):
+        if value == severity:
+            return severity
+    raise ValueError(value)
+
+
+def _declaration_changes(old: Registry, new: Registry) -> list[Change]:
+    """Declared fields that appear, disappear or change their declaration."""
+    found = _presence(
+        [_Id(x.name) for x in old.fields],
+        [_Id(x.name) for x in new.fields],
+        "field",
+        "clients that read the field break",
+    )
+    before = {x.name: x for x in old.fields}
+    for field in new.fields:
+        previous = before.get(field.name)
+        if previous is None or previous == field:
+            continue
+        dropped = [v for v in previous.values if v not in field.values]
+        if previous.type != field.type or dropped:
+            severity: Severity = "breaking"
+            reason = (
+                f"clients read another type ({previous.type} to {field.type})"
+                if previous.type != field.type
+                else "clients that handle " + ", ".join(dropped) + " lose a value they knew"
+            )
+        elif (previous.values, previous.pattern, previous.minimum, previous.maximum) != (
+            field.values,
+            field.pattern,
+            field.minimum,
+            field.maximum,
+        ):
+            severity, reason = "compatible", "the values the field allows changed"
+        else:
+            severity, reason = "cosmetic", "the declaration's description or presentation only"
+        found.append(
+            Change(
+                entity="field",
+                name=field.name,
+                kind="changed",
+                severity=severity,
+                reason=reason,
+                field="type" if previous.type != field.type else "",
+                old=previous.type if previous.type != field.type else "",
+                new=field.type if previous.type != field.type else "",
+            )
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class _Id:
+    id: str
+
+
 def _removed_code(name: str, code: Code, old_codes: dict[str, Code], new: Registry) -> Change:
     """A code that is gone, with a guess at its new name when one looks like it."""
     twin = next(
@@ -298,6 +377,8 @@ def diff(old: Registry, new: Registry) -> list[Change]:
     found: list[Change] = []
     old_codes = {c.name: c for c in old.codes}
     new_codes = {c.name: c for c in new.codes}
+    known = {x.name for x in old.fields}
+    shared = [x for x in new.fields if x.name in known]  # added and removed ones: see below
     if old.meta.package != new.meta.package:
         found.append(
             Change(
@@ -329,6 +410,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
             )
         else:
             found += _code_changes(old_codes[name], code, old.meta.version)
+            found += _extra_changes(old_codes[name], code, shared)
     found += _named(
         old.layers, new.layers, "layer", ("actor", "shape"), ("title", "proves", "description")
     )
@@ -341,6 +423,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
         if before is not None:
             found += _walk(LIMIT_RULES, "limit", limit.id, before, limit)
     found += _presence(old.limits, new.limits, "limit", "deployments that configure it fail")
+    found += _declaration_changes(old, new)
     return sorted(found, key=lambda c: ORDER[c.severity])
 
 

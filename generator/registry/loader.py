@@ -210,19 +210,27 @@ def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Ma
 
 
 def load_file(
-    path: Path, display: str | None = None, seen: Callable[[bytes], None] | None = None
+    path: Path,
+    display: str | None = None,
+    seen: Callable[[bytes], None] | None = None,
+    limit: int | None = None,
 ) -> Node:
     """Read, decode and compose a registry file, with every failure as a diagnostic.
 
     ``seen`` receives the bytes read, before they are parsed: the stamp records the hash of
-    what the run used, since the file may change on disk while the run goes on."""
+    what the run used, since the file may change on disk while the run goes on. ``limit`` is
+    the largest registry read, in bytes (default :data:`MAX_BYTES`; ``max-input-mib``
+    raises it)."""
     name = display or str(path)
     try:
-        data = inputs.read(path, limit=MAX_BYTES)
+        data = inputs.read(path, limit=MAX_BYTES if limit is None else limit)
     except inputs.InputFileError as exc:
         hint = exc.hint
         if "larger than" in exc.reason:
-            hint = "split the prose out, or raise generator.registry.loader.MAX_BYTES deliberately"
+            hint = (
+                "split the prose out, or raise max-input-mib in [tool.errorbook] if the "
+                "registry is meant to be this large"
+            )
         raise invalid(
             "E-FILE-UNREADABLE", Mark(name, 1, 1), f"the file {exc.reason}", hint
         ) from None

@@ -15,7 +15,7 @@ read from such a table rather than stored on the code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -65,6 +65,57 @@ _TO_MILLISECONDS = {"milliseconds": 1, "seconds": 1000}
 
 #: Status order for picking an example: a code still emitted before one on its way out.
 _STATUS_RANK = {"active": 0, "deprecated": 1, "retired": 2}
+
+
+#: The value of a declared extra field on one code.
+ExtraValue = str | int | bool | tuple[str, ...]
+
+#: The kinds of value a declared field holds, and the severities a change to one may have.
+FIELD_TYPES = ("string", "integer", "choice", "boolean", "list")
+FIELD_COMPAT = ("breaking", "compatible", "cosmetic")
+
+
+class FrozenMap(Mapping[str, ExtraValue]):
+    """An immutable, hashable mapping kept in insertion order (a code's extra values)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, ExtraValue] | None = None) -> None:
+        self._items: dict[str, ExtraValue] = dict(items or {})
+
+    def __getitem__(self, key: str) -> ExtraValue:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._items!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (FrozenMap, (self._items,))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExtraField:
+    """A per-code field the registry declares in its 'fields' section."""
+
+    name: str
+    type: str  # one of FIELD_TYPES
+    description: str
+    required: bool = False
+    compat: str = "breaking"  # one of FIELD_COMPAT: what a change of its value is
+    column: bool = False  # shown as a column of the site's codes table
+    pattern: str | None = None  # string and list: each value must match it in full
+    minimum: int | None = None  # integer only
+    maximum: int | None = None  # integer only
+    values: tuple[str, ...] = ()  # choice only
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,6 +228,7 @@ class Code:
     deprecated: Deprecation | None = None
     retired: Retirement | None = None
     agent_hint: str = ""
+    extra: FrozenMap = field(default_factory=FrozenMap)  # values of declared fields, by name
     mark: Mark = field(default=Mark("", 0, 0), compare=False)
 
     @property
@@ -272,6 +324,7 @@ class Registry:
     codes: tuple[Code, ...]
     limits: tuple[Limit, ...]
     adapters: tuple[Adapter, ...]
+    fields: tuple[ExtraField, ...] = ()  # the declared per-code fields, in declared order
     path: str = field(default="codes.yaml", compare=False)
 
     # Look-ups by name, built once per registry (a registry may hold tens of thousands of
@@ -419,4 +472,14 @@ class Registry:
             entry["rationale"] = code.rationale
         if code.shape_reason:
             entry["shape_reason"] = code.shape_reason
+        if self.fields:
+            entry["fields"] = self.extra_values(code)
         return entry
+
+    def extra_values(self, code: Code) -> dict[str, object]:
+        """A code's declared field values as plain data, in declared order (lists as lists)."""
+        return {
+            f.name: list(value) if isinstance(value, tuple) else value
+            for f in self.fields
+            if (value := code.extra.get(f.name)) is not None
+        }

@@ -8,9 +8,9 @@ schema reference, so the two cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
-from .model import RECOVERY_KINDS, Actor, RetryPolicy, Shape
+from .model import FIELD_COMPAT, FIELD_TYPES, RECOVERY_KINDS, Actor, ExtraField, RetryPolicy, Shape
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ PLACEHOLDER_TYPES = ("text", "integer")
 
 TOP = ObjectSchema(
     "registry file",
-    "The file has these five sections, in this order.",
+    "The file has these sections, in this order; 'fields' may be left out.",
     (
         Field("registry", "mapping", True, "What the registry is: name, version, locales, URLs."),
         Field(
@@ -64,6 +64,12 @@ TOP = ObjectSchema(
             "mapping of adapter id to adapter",
             True,
             "How each transport presents the two result shapes.",
+        ),
+        Field(
+            "fields",
+            "mapping of field name to field",
+            False,
+            "Extra per-code fields the registry declares, such as a SQLSTATE.",
         ),
     ),
 )
@@ -270,6 +276,68 @@ ADAPTER = ObjectSchema(
     ),
 )
 
+EXTRA_FIELD = ObjectSchema(
+    "field",
+    "An extra per-code field. Once declared, a code may carry it as a key of its own, such as "
+    '`sqlstate: "42501"`; a key nobody declared is still refused.',
+    (
+        Field(
+            "type",
+            "choice",
+            True,
+            "`string`, `integer`, `choice` (one of `values`), `boolean` or `list` (of text).",
+            FIELD_TYPES,
+        ),
+        Field("description", "text", True, "What the field means, shown to readers."),
+        Field("required", "boolean", False, "Whether every code must give it (default: no)."),
+        Field(
+            "compat",
+            "choice",
+            False,
+            "What `diff` calls a change of a code's value: `breaking` (default), "
+            "`compatible` or `cosmetic`.",
+            FIELD_COMPAT,
+        ),
+        Field(
+            "column",
+            "boolean",
+            False,
+            "Whether the site's codes table shows it as a column (default: no).",
+        ),
+        Field(
+            "pattern",
+            "regular expression",
+            False,
+            "For `string` and `list`: a value (each entry) must match it in full.",
+        ),
+        Field("min", "integer", False, "For `integer`: the smallest allowed value."),
+        Field("max", "integer", False, "For `integer`: the largest allowed value."),
+        Field("values", "list of text", False, "For `choice`: the allowed values; required."),
+    ),
+)
+
+#: How each field type reads in the code schema's table.
+_FIELD_TYPE_DOC = {
+    "string": "text",
+    "integer": "integer",
+    "choice": "choice",
+    "boolean": "boolean",
+    "list": "list of text",
+}
+
+
+@lru_cache(maxsize=16)  # asked once per code, with the same declarations each time
+def code_schema(declared: tuple[ExtraField, ...]) -> ObjectSchema:
+    """The schema of a code in a registry that declares ``declared``: CODE and those fields."""
+    if not declared:
+        return CODE
+    extra = tuple(
+        Field(x.name, _FIELD_TYPE_DOC[x.type], x.required, x.description, x.values)
+        for x in declared
+    )
+    return ObjectSchema(CODE.name, CODE.doc, CODE.fields + extra)
+
+
 ALL = (
     TOP,
     META,
@@ -283,4 +351,5 @@ ALL = (
     RETIREMENT,
     LIMIT,
     ADAPTER,
+    EXTRA_FIELD,
 )

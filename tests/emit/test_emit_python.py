@@ -201,3 +201,25 @@ def test_an_override_under_a_retired_template_name_is_refused(tmp_path: Path) ->
     finally:
         os.chdir(cwd)
     assert not (root / "demo_errors").exists()
+
+
+def test_the_integrations_report_every_errorbook_error_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """The MkDocs plugin and the hatch hook turn any ErrorbookError (here a configuration
+    error raised while generating) into their own error, not a traceback."""
+    from mkdocs.exceptions import PluginError
+
+    from generator import config
+    from generator.integrations.mkdocs_plugin import ErrorbookPlugin
+
+    from ..conftest import make_project
+
+    root = make_project(tmp_path / "p", MINIMAL)
+    (root / "mine" / "python").mkdir(parents=True)
+    (root / "mine" / "python" / "wire.py.j2").write_text("# mine\n", "utf-8")
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\ntemplates = 'mine'\n", "utf-8"
+    )
+    with pytest.raises(PluginError, match=r"python/wire\.py\.j2 is no longer a template"):
+        ErrorbookPlugin()._generate(config.load(cwd=root))

@@ -29,7 +29,7 @@ from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
 from ...names import header as header_line
 from ...registry import placeholders, schema
-from ...registry.model import RECOVERY_KINDS, Code, Registry, Shape
+from ...registry.model import RECOVERY_KINDS, Code, ExtraField, Registry, Shape
 from ...registry.validate import semver
 from .. import Files
 from ..render import render
@@ -363,6 +363,7 @@ def _code_page_keys(
         header,
         repr(sorted(chrome.items())),
         repr(registry.adapters),
+        repr(registry.fields),
     )
 
     def key(code: Code) -> str:
@@ -628,6 +629,17 @@ def _context(
         forms = page.ui.get(code.name)
         return markdown.json_block(envelope(code, example_message(code, forms)))
 
+    def extra(code: Code, declared: ExtraField) -> Raw:
+        """A code's value of a declared field as inline Markdown; a dash when it has none."""
+        value = code.extra.get(declared.name)
+        if value is None:
+            return Raw("\N{EN DASH}")
+        if isinstance(value, bool):
+            return Raw(t("yes") if value else t("no"))
+        if isinstance(value, tuple):
+            return Raw(", ".join(page.md(item) for item in value))
+        return Raw(page.md(str(value)))
+
     rows = []
     for lang in page.registry.meta.locales:
         for domain in ("messages", "docs"):
@@ -657,6 +669,7 @@ def _context(
         "first": first_sentence,
         "ui_message": ui_message,
         "example": example,
+        "extra": extra,
         "recovery_kinds": RECOVERY_KINDS,
         "schemas": schema.ALL,
         "diagnostic_ids": DIAGNOSTIC_IDS,

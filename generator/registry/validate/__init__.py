@@ -6,8 +6,9 @@ shows all of them; a registry is returned only when there are none.
 
 The rules live in one module per concern: ``names`` (what a name may be, references),
 ``versions``, ``meta`` (the 'registry' section), ``sections`` (layers, limits, adapters),
-``messages`` (placeholders and UI copy) and ``codes``. This module runs them in order and
-keeps the names other packages import from ``registry.validate``.
+``messages`` (placeholders and UI copy), ``extras`` (the declared extra fields and their
+values) and ``codes``. This module runs them in order and keeps the names other packages
+import from ``registry.validate``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..fields import Fields
 from ..loader import Node, load_file, load_text
 from ..model import Registry
 from .codes import check_replacements, read_code
+from .extras import read_declarations
 from .messages import MAX_MESSAGE
 from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta
 from .names import (
@@ -60,12 +62,16 @@ MAX_CODES = 50_000
 
 
 def load_registry(
-    path: Path, display: str | None = None, seen: Callable[[bytes], None] | None = None
+    path: Path,
+    display: str | None = None,
+    seen: Callable[[bytes], None] | None = None,
+    limit: int | None = None,
 ) -> Registry:
     """Load and validate a registry file; raise :class:`InvalidInput` with every problem.
-    ``seen`` receives the bytes that were read (see :func:`loader.load_file`)."""
+    ``seen`` receives the bytes that were read, ``limit`` bounds their number (see
+    :func:`loader.load_file`)."""
     name = display or str(path)
-    return validate(load_file(path, name, seen), name)
+    return validate(load_file(path, name, seen, limit), name)
 
 
 def load_registry_text(text: str, display: str = "codes.yaml") -> Registry:
@@ -85,6 +91,7 @@ def validate(root: Node, path: str) -> Registry:
     limit_nodes = section(top, "limits", "limit", found)
     adapter_nodes = section(top, "adapters", "adapter", found)
     code_nodes = section(top, "codes", "code", found)
+    declared = read_declarations(top, found)
     if len(code_nodes) > MAX_CODES:
         found.error(
             "E-SCHEMA-TOO-MANY-CODES",
@@ -104,7 +111,7 @@ def validate(root: Node, path: str) -> Registry:
     limit_ids = tuple(key.value for key, _ in limit_nodes)
     code_names = tuple(key.value for key, _ in code_nodes)
     codes = [
-        read_code(key, node, layer_ids, layer_map, limit_ids, code_names, version, found)
+        read_code(key, node, layer_ids, layer_map, limit_ids, code_names, version, declared, found)
         for key, node in code_nodes
     ]
     check_replacements([c for c in codes if c is not None], found)
@@ -116,5 +123,6 @@ def validate(root: Node, path: str) -> Registry:
         codes=tuple(x for x in codes if x is not None),
         limits=tuple(x for x in limits if x is not None),
         adapters=tuple(x for x in adapters if x is not None),
+        fields=declared,
         path=path,
     )

@@ -9,6 +9,7 @@ from ..loader import Node, Scalar, Sequence
 from ..model import (
     Code,
     Deprecation,
+    ExtraField,
     Layer,
     Recovery,
     Retirement,
@@ -16,6 +17,7 @@ from ..model import (
     RetryPolicy,
     Shape,
 )
+from .extras import read_values
 from .messages import read_message, read_placeholders
 from .names import reference_ok
 from .versions import semver, semver_field
@@ -46,11 +48,12 @@ def read_code(
     limit_ids: tuple[str, ...],
     code_names: tuple[str, ...],
     version: str | None,
+    extra_fields: tuple[ExtraField, ...],
     found: Diagnostics,
 ) -> Code | None:
     name = key.value
     where = f"code {name}"
-    f = Fields(node, schema.CODE, found, where, key.mark)
+    f = Fields(node, schema.code_schema(extra_fields), found, where, key.mark)
     if not f.valid:
         return None
     before = len(found.items)
@@ -163,6 +166,7 @@ def read_code(
         )
 
     deprecated, retired = read_lifecycle(f, name, since, version, code_names, found)
+    extra = read_values(f, extra_fields, where, found)
     meaning, rationale = f.text("meaning"), f.text("rationale") or ""
     if (
         len(found.items) > before
@@ -194,6 +198,7 @@ def read_code(
         deprecated=deprecated,
         retired=retired,
         agent_hint=f.text("agent_hint") or "",
+        extra=extra,
         mark=key.mark,
     )
 
