@@ -39,6 +39,14 @@ SUITES = {
 }
 
 
+def module_path(classname: str) -> str:
+    """The file of a JUnit test case's class name: ``tests.registry.test_loader`` (or with a
+    test class after it) is ``tests/registry/test_loader.py``."""
+    parts = classname.split(".")
+    last = next((i for i, part in enumerate(parts) if part.startswith("test_")), len(parts) - 1)
+    return "/".join(parts[: last + 1]) + ".py"
+
+
 def run_suites() -> dict[str, dict[str, int]]:
     ARTIFACTS.mkdir(exist_ok=True)
     report = ARTIFACTS / "reliability.xml"
@@ -58,7 +66,7 @@ def run_suites() -> dict[str, dict[str, int]]:
     )
     counts: dict[str, dict[str, int]] = {}
     for case in ET.parse(report).getroot().iter("testcase"):
-        module = "tests/" + case.get("classname", "").split(".")[-1] + ".py"
+        module = module_path(case.get("classname", ""))
         entry = counts.setdefault(module, {"passed": 0, "failed": 0, "skipped": 0, "xfailed": 0})
         outcome = "passed"
         for child in case:
