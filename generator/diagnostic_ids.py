@@ -43,6 +43,8 @@ IDS: dict[str, str] = {
     "E-SCHEMA-UNKNOWN-KEY": "An object has a key its schema does not define.",
     "E-SCHEMA-DUPLICATE-KEY": "An object gives the same key twice.",
     "E-SCHEMA-MISSING-KEY": "An object lacks a key its schema requires.",
+    "E-POLICY-MISSING-KEY": "A code lacks a key that 'registry.required' asks of every code.",
+    "E-POLICY-UNKNOWN-KEY": "The list 'registry.required' names a key that is not optional.",
     "E-SCHEMA-TYPE": "A value has the wrong type, such as a number where text is expected.",
     "E-SCHEMA-CHOICE": "A value is not one of the choices its key allows.",
     "E-SCHEMA-IDENTIFIER": "A value that must be a lower-case identifier is not one.",

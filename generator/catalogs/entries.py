@@ -121,7 +121,8 @@ def docs_entries(registry: Registry) -> list[Entry]:
         ]
     for code in registry.codes:
         name = code.name
-        found.append(_prose(f"{name}.meaning", code.meaning, f"What {name} means.", name))
+        if code.meaning:  # absent prose gets no entry: a translator has nothing to translate
+            found.append(_prose(f"{name}.meaning", code.meaning, f"What {name} means.", name))
         if code.rationale:
             found.append(
                 _prose(

@@ -153,7 +153,8 @@ def as_text(registry: Registry, code: Code) -> str:
         if index and any(len(f) > 1 for f in forms):  # forms of several lines: keep apart
             lines.append("")
         lines += form
-    lines += ["", "Meaning:", _para(code.meaning)]
+    if code.meaning:
+        lines += ["", "Meaning:", _para(code.meaning)]
     if code.rationale:
         lines += ["", "Why this code exists:", _para(code.rationale)]
     lines += ["", f"Recovery ({code.recovery.kind}):", _para(code.recovery.summary)]

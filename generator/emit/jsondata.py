@@ -144,7 +144,7 @@ def codes_schema(registry: Registry) -> dict[str, object]:
                     }
                 ),
             },
-            "meaning": _text(),
+            "meaning": _text() if "meaning" in registry.meta.required else _nullable(_text()),
             "rationale": _text(),
             "shape_reason": _text(),
             "agent_hint": _text(),

@@ -215,10 +215,10 @@ class Code:
     shape: Shape
     message: Message
     placeholders: tuple[Placeholder, ...]
-    meaning: str
     recovery: Recovery
     retry: Retry
     since: str
+    meaning: str = ""  # empty when the code gives none (the registry does not require it)
     limits: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     http: int | None = None  # None for action-shaped codes: they travel as HTTP 200
@@ -311,6 +311,7 @@ class Meta:
     docs_url: str
     description: str
     error_domain: str = ""
+    required: tuple[str, ...] = ()  # the optional per-code keys the registry asks of every code
 
     @property
     def domain(self) -> str:
@@ -451,7 +452,7 @@ class Registry:
                 {"name": p.name, "description": p.description, "example": p.example, "type": p.type}
                 for p in code.placeholders
             ],
-            "meaning": code.meaning,
+            "meaning": code.meaning or None,
             "agent_hint": code.hint,
             "recovery": code.recovery.as_dict(),
             "retry": {

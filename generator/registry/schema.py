@@ -48,6 +48,8 @@ SHAPES = _values(Shape)
 ACTORS = _values(Actor)
 RETRY_POLICIES = _values(RetryPolicy)
 PLACEHOLDER_TYPES = ("text", "integer")
+#: The per-code keys that are optional unless ``registry.required`` names them.
+POLICY_KEYS = ("meaning",)
 
 TOP = ObjectSchema(
     "registry file",
@@ -92,6 +94,14 @@ META = ObjectSchema(
             False,
             "The domain in gRPC-style ErrorInfo details, such as `surface.example.com` "
             "(default: the registry's name).",
+        ),
+        Field(
+            "required",
+            "list of code keys",
+            False,
+            "The optional per-code keys this registry asks of every code, such as "
+            "`[meaning]`; a code without one is an error. Leave it out and they stay optional.",
+            POLICY_KEYS,
         ),
     ),
 )
@@ -183,7 +193,13 @@ CODE = ObjectSchema(
             False,
             "Every placeholder the message uses, and no other.",
         ),
-        Field("meaning", "text", True, "What the failure means, for the reference."),
+        Field(
+            "meaning",
+            "text",
+            False,
+            "What the failure means, for the reference; required when `registry.required` "
+            "names it.",
+        ),
         Field(
             "rationale",
             "text",

@@ -111,7 +111,18 @@ def validate(root: Node, path: str) -> Registry:
     limit_ids = tuple(key.value for key, _ in limit_nodes)
     code_names = tuple(key.value for key, _ in code_nodes)
     codes = [
-        read_code(key, node, layer_ids, layer_map, limit_ids, code_names, version, declared, found)
+        read_code(
+            key,
+            node,
+            layer_ids,
+            layer_map,
+            limit_ids,
+            code_names,
+            version,
+            declared,
+            found,
+            meta.required if meta is not None else (),
+        )
         for key, node in code_nodes
     ]
     check_replacements([c for c in codes if c is not None], found)

@@ -50,6 +50,7 @@ def read_code(
     version: str | None,
     extra_fields: tuple[ExtraField, ...],
     found: Diagnostics,
+    required: tuple[str, ...] = (),
 ) -> Code | None:
     name = key.value
     where = f"code {name}"
@@ -57,6 +58,15 @@ def read_code(
     if not f.valid:
         return None
     before = len(found.items)
+    for policy_key in required:
+        if not f.has(policy_key):
+            doc = schema.CODE.field(policy_key).doc.split(";")[0]
+            found.error(
+                "E-POLICY-MISSING-KEY",
+                key.mark,
+                f"{where} has no '{policy_key}', which 'registry.required' asks of every code",
+                f"add '{policy_key}:', {doc[0].lower()}{doc[1:]}",
+            )
 
     layer_id = f.text("layer")
     layer = None
@@ -173,7 +183,6 @@ def read_code(
         or layer is None
         or shape is None
         or message is None
-        or meaning is None
         or recovery is None
         or retry is None
         or since is None
@@ -185,7 +194,7 @@ def read_code(
         shape=shape,
         message=message,
         placeholders=tuple(declared.values()),
-        meaning=meaning,
+        meaning=meaning or "",
         recovery=recovery,
         retry=retry,
         since=since,

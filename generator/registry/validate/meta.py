@@ -12,6 +12,7 @@ from ...diagnostics import Diagnostics, Mark
 from .. import schema
 from ..fields import Fields
 from ..model import Meta
+from ..suggest import suggest
 from .versions import semver_field
 
 LOCALE = re.compile(r"[a-z]{2,3}(_([A-Z]{2}|[A-Z][a-z]{3}))?\Z")
@@ -125,7 +126,31 @@ def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
         docs_url=docs_url,
         description=description,
         error_domain=f.text("error_domain") or "",
+        required=read_policy(f, found),
     )
+
+
+def read_policy(f: Fields, found: Diagnostics) -> tuple[str, ...]:
+    """``registry.required``: which optional per-code keys every code must give."""
+    keys: list[str] = []
+    for key, mark in f.text_list("required"):
+        if key not in schema.POLICY_KEYS:
+            found.error(
+                "E-POLICY-UNKNOWN-KEY",
+                mark,
+                f"'registry.required' names '{key}', which is not an optional code key",
+                suggest(key, schema.POLICY_KEYS),
+            )
+        elif key in keys:
+            found.error(
+                "E-REF-DUPLICATE",
+                mark,
+                f"'registry.required' names '{key}' twice",
+                "remove the second entry",
+            )
+        else:
+            keys.append(key)
+    return tuple(keys)
 
 
 def locale_problem(value: str) -> tuple[str, str, str]:
