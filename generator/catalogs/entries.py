@@ -79,7 +79,10 @@ def message_entry(registry: Registry, code: Code) -> Entry:
         f"Shown to a person when {registry.meta.title} reports {code.name}.",
     ]
     for p in code.placeholders:
-        comments.append(f"{{{p.name}}}: {p.description} Example: {_example(p.example)}")
+        said = [p.description] if p.description else []
+        if p.example is not None:
+            said.append(f"Example: {_example(p.example)}")
+        comments.append(" ".join([f"{{{p.name}}}:", *said]))
     if code.message.count is not None:
         comments.append(f"The plural form is chosen by {{{code.message.count}}}.")
     comments.append("Keep every {placeholder} exactly as written; do not translate its name.")
@@ -150,6 +153,8 @@ def docs_entries(registry: Registry) -> list[Entry]:
                 _prose(f"{name}.avoid.{n}", item, f"Something not to do after {name}.", name)
             )
         for p in code.placeholders:
+            if not p.description:
+                continue
             found.append(
                 _prose(
                     f"{name}.placeholder.{p.name}",

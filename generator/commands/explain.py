@@ -75,7 +75,11 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
         if code.message.is_plural
         else code.message.text,
         "placeholders": {
-            p.name: {"description": p.description, "example": p.example, "type": p.type}
+            p.name: {
+                "description": p.description or None,
+                "example": p.example,
+                "type": p.type,
+            }
             for p in code.placeholders
         },
         "meaning": record["meaning"],

@@ -123,6 +123,7 @@ def _extra(declared: ExtraField) -> dict[str, object]:
 
 def codes_schema(registry: Registry) -> dict[str, object]:
     names = [c.name for c in registry.codes]
+    policy = registry.meta.required  # the optional keys this registry asks of every code
     semver = {"type": "string", "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$"}
     code = _object(
         {
@@ -138,13 +139,17 @@ def codes_schema(registry: Registry) -> dict[str, object]:
                 "items": _object(
                     {
                         "name": _text(),
-                        "description": _text(),
-                        "example": {"type": ["string", "integer"]},
+                        "description": _text()
+                        if "placeholders.description" in policy
+                        else _nullable(_text()),
+                        "example": {"type": ["string", "integer"]}
+                        if "placeholders.example" in policy
+                        else {"type": ["string", "integer", "null"]},
                         "type": {"enum": ["text", "integer"]},
                     }
                 ),
             },
-            "meaning": _text() if "meaning" in registry.meta.required else _nullable(_text()),
+            "meaning": _text() if "meaning" in policy else _nullable(_text()),
             "rationale": _text(),
             "shape_reason": _text(),
             "agent_hint": _text(),

@@ -121,9 +121,9 @@ class ExtraField:
 @dataclass(frozen=True, kw_only=True)
 class Placeholder:
     name: str
-    description: str
-    example: str | int
     type: str  # "text" or "integer"
+    description: str = ""  # empty when the registry gives none
+    example: str | int | None = None  # None when the registry gives none
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -449,7 +449,12 @@ class Registry:
                 "count": code.message.count,
             },
             "placeholders": [
-                {"name": p.name, "description": p.description, "example": p.example, "type": p.type}
+                {
+                    "name": p.name,
+                    "description": p.description or None,
+                    "example": p.example,
+                    "type": p.type,
+                }
                 for p in code.placeholders
             ],
             "meaning": code.meaning or None,

@@ -49,7 +49,7 @@ ACTORS = _values(Actor)
 RETRY_POLICIES = _values(RetryPolicy)
 PLACEHOLDER_TYPES = ("text", "integer")
 #: The per-code keys that are optional unless ``registry.required`` names them.
-POLICY_KEYS = ("meaning",)
+POLICY_KEYS = ("meaning", "placeholders.description", "placeholders.example")
 
 TOP = ObjectSchema(
     "registry file",
@@ -100,7 +100,8 @@ META = ObjectSchema(
             "list of code keys",
             False,
             "The optional per-code keys this registry asks of every code, such as "
-            "`[meaning]`; a code without one is an error. Leave it out and they stay optional.",
+            "`[meaning, placeholders.description]` (`placeholders.x` asks it of every "
+            "placeholder); a code without one is an error. Leave it out and they stay optional.",
             POLICY_KEYS,
         ),
     ),
@@ -138,8 +139,20 @@ PLACEHOLDER = ObjectSchema(
     "placeholder",
     "A named value filled into the message.",
     (
-        Field("description", "text", True, "What the value is, for translators and readers."),
-        Field("example", "text or integer", True, "A realistic value, shown to translators."),
+        Field(
+            "description",
+            "text",
+            False,
+            "What the value is, for translators and readers; required when "
+            "`registry.required` names `placeholders.description`.",
+        ),
+        Field(
+            "example",
+            "text or integer",
+            False,
+            "A realistic value, shown to translators and in the example envelope; required "
+            "when `registry.required` names `placeholders.example`.",
+        ),
         Field(
             "type",
             "choice",

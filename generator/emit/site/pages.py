@@ -269,7 +269,7 @@ def published(registry: Registry, docs: Mapping[str, Catalog]) -> tuple[str, ...
 
 
 def _example_params(code: Code) -> dict[str, object]:
-    return {p.name: p.example for p in code.placeholders}
+    return {p.name: p.example for p in code.placeholders if p.example is not None}
 
 
 def example_message(code: Code, forms: tuple[str, ...] | None) -> str:

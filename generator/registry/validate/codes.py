@@ -59,7 +59,7 @@ def read_code(
         return None
     before = len(found.items)
     for policy_key in required:
-        if not f.has(policy_key):
+        if "." not in policy_key and not f.has(policy_key):  # placeholders.x: read_placeholders
             doc = schema.CODE.field(policy_key).doc.split(";")[0]
             found.error(
                 "E-POLICY-MISSING-KEY",
@@ -94,7 +94,7 @@ def read_code(
             "remove 'shape_reason:'; it explains an override only",
         )
 
-    declared, declared_names = read_placeholders(f, where, found)
+    declared, declared_names = read_placeholders(f, where, found, required)
     message = read_message(f, where, declared, declared_names, found)
 
     http, jsonrpc = f.integer("http"), f.integer("jsonrpc")

@@ -13,7 +13,7 @@ MAX_MESSAGE = 2_000  # characters of one UI message form
 
 
 def read_placeholders(
-    f: Fields, where: str, found: Diagnostics
+    f: Fields, where: str, found: Diagnostics, required: tuple[str, ...] = ()
 ) -> tuple[dict[str, Placeholder], tuple[str, ...]]:
     """The valid placeholders, and every declared name (valid or not) for the message checks,
     so that a broken declaration is reported once and not again as "not declared"."""
@@ -65,9 +65,22 @@ def read_placeholders(
                 f"single value, not {example_node.kind}",
                 "write one example value",
             )
-        if description is not None and example is not None:
+        for policy_key in required:
+            wanted = policy_key.removeprefix("placeholders.")
+            if policy_key.startswith("placeholders.") and not p.has(wanted):
+                doc = schema.PLACEHOLDER.field(wanted).doc.split(";")[0]
+                found.error(
+                    "E-POLICY-MISSING-KEY",
+                    key.mark,
+                    f"placeholder '{key.value}' of {where} has no '{wanted}', which "
+                    f"'registry.required' asks of every placeholder",
+                    f"add '{wanted}:', {doc[0].lower()}{doc[1:]}",
+                )
+        if (description is not None or not p.has("description")) and (
+            example is not None or not p.has("example")
+        ):
             result[key.value] = Placeholder(
-                name=key.value, description=description, example=example, type=kind
+                name=key.value, description=description or "", example=example, type=kind
             )
     return result, tuple(key.value for key, _ in pairs)
 
