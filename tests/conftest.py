@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +54,24 @@ def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> 
         return Result(code, captured.out, captured.err)
 
     return invoke
+
+
+#: Every errorbook run in a subprocess must end well within this; a hang fails the test.
+SUBPROCESS_TIMEOUT = 60
+
+
+def errorbook_process(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``errorbook ARGS`` in a process of its own, so that a hang is a timeout, not a stuck
+    test run."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT,
+        check=False,
+    )
 
 
 @pytest.fixture

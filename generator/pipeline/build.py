@@ -80,7 +80,7 @@ def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
     tool's catalog in the same folder is never taken over. Raises InvalidInput otherwise."""
     found: dict[str, bytes] = {}
     problems = Diagnostics()
-    known = output._previous(config.root)
+    known = output.previous(config.root, config.input_limit)
     locales_dir = config.display(config.locales_dir)
     names = config.domains
     for _, domain, relative in catalog_paths.catalog_paths(registry, locales_dir, names):

@@ -104,7 +104,7 @@ def manifest(paths: list[str], source: str) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _previous(root: Path, limit: int | None = None) -> dict[str, int]:
+def previous(root: Path, limit: int | None = None) -> dict[str, int]:
     """The paths the last manifest lists, each with its line number (the first, if twice)."""
     try:
         data = inputs.read(root / MANIFEST, limit=limit, follow=False)
@@ -252,7 +252,7 @@ def compare(
     it once but leaves it. A line that cannot be trusted raises InvalidInput; an output
     reached through a link raises OutputError."""
     known = NOWHERE if layout is None else layout
-    return _compare(root, files, known, _previous(root, known.limit) if orphans else None)
+    return _compare(root, files, known, previous(root, known.limit) if orphans else None)
 
 
 def _compare(
@@ -586,8 +586,8 @@ def _write(
     layout: Layout,
     read: Mapping[str, bytes | None],
 ) -> list[FileStatus]:
-    previous = _previous(root, layout.limit)
-    statuses = _compare(root, files, layout, previous if every else None)
+    listed = previous(root, layout.limit)  # read even when unused: a broken one is said
+    statuses = _compare(root, files, layout, listed if every else None)
     refused = foreign(root, statuses)
     if refused:
         raise OutputError(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,24 +19,21 @@ import pytest
 from generator.catalogs import catalog, entries
 from generator.registry.validate import load_registry_text
 
-from ..conftest import PYPROJECT, REGISTRY, ROOT, Result, Run, make_project, po
+from ..conftest import (
+    PYPROJECT,
+    REGISTRY,
+    ROOT,
+    SUBPROCESS_TIMEOUT,
+    Result,
+    Run,
+    errorbook_process,
+    make_project,
+    po,
+)
 
 PATH = "locales/de/LC_MESSAGES/messages.po"
-#: Every run in a subprocess must end well within this; a hang fails the test instead.
-TIMEOUT = 60
-
-
-def errorbook(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """``errorbook ARGS`` in a process of its own, so that a hang is a timeout, not a stuck
-    test run."""
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
+TIMEOUT = SUBPROCESS_TIMEOUT
+errorbook = errorbook_process
 
 
 def assert_refused(

@@ -12,8 +12,6 @@ import contextlib
 import io
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +24,14 @@ from generator import config
 from generator.cli import main
 from generator.pipeline import output, stamp
 
-from ..conftest import MINIMAL, ROOT, Run, make_project, po, translate
+from ..conftest import (
+    MINIMAL,
+    Run,
+    errorbook_process,
+    make_project,
+    po,
+    translate,
+)
 
 SITE = "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\n"
 SHUT = MINIMAL.replace("The door is closed.", "The door is shut.")
@@ -319,16 +324,7 @@ def test_the_cache_is_not_written_through_a_link(run: Run, built: Path, tmp_path
     assert list(outside.iterdir()) == []
 
 
-def errorbook(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=root,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+errorbook = errorbook_process
 
 
 def test_an_output_that_is_a_fifo_is_refused_without_hanging(built: Path) -> None:
