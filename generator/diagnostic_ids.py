@@ -93,17 +93,31 @@ IDS: dict[str, str] = {
     "E-REF-UNKNOWN-CODE": "An entry names a code that the registry does not define.",
     "E-REF-UNKNOWN-LAYER": "A code names a layer that the registry does not define.",
     "E-REF-UNKNOWN-LIMIT": "A code names a limit that the registry does not define.",
+    "E-REF-UNKNOWN-ACTOR": "A layer names an actor that the registry does not declare.",
+    "E-REF-UNKNOWN-SHAPE": "A layer or code names a shape that the registry does not declare.",
+    "E-REF-UNKNOWN-RECOVERY-KIND": "A code's recovery names a kind that the registry does "
+    "not declare.",
+    "E-VOCABULARY-UNDECLARED": "A layer or code uses a key (actor, shape, recovery kind) "
+    "whose vocabulary the registry does not declare.",
+    "E-VOCABULARY-MISSING": "A layer or code leaves out a key (actor, shape, recovery kind) "
+    "that the registry's declared vocabulary makes required.",
+    "E-SHAPE-ENVELOPE-TAKEN": "Two shapes travel in the same envelope form, so a reader could "
+    "not tell them apart.",
+    "E-WIRE-UNKNOWN": "The registry's 'wires' list names a wire errorbook cannot map codes onto.",
+    "E-WIRE-UNDECLARED": "A code gives a number for a wire ('http', 'jsonrpc') that the "
+    "registry's 'wires' list does not name.",
     "E-REF-DUPLICATE": "A list of references names the same entry twice.",
     "E-REF-SELF": "A code names itself where another code is meant.",
     "E-REF-RETIRED-REPLACEMENT": "A deprecated code is replaced by a code that is retired.",
     # Shapes and transport statuses
     "E-SHAPE-REASON-MISSING": "A code overrides its layer's shape without a 'shape_reason'.",
     "E-SHAPE-REASON-UNNEEDED": "A code has a 'shape_reason' though its shape is its layer's.",
-    "E-STATUS-MISSING": "A protocol-shaped code lacks its HTTP status or JSON-RPC code.",
+    "E-STATUS-MISSING": "A code whose shape travels in the error envelope lacks its HTTP status "
+    "or JSON-RPC code, on a wire the registry uses.",
     "E-STATUS-HTTP-NOT-ERROR": "A code's HTTP status is not in the 4xx or 5xx range.",
     "E-STATUS-JSONRPC-RESERVED": "A code's JSON-RPC code lies in the range JSON-RPC 2.0 reserves.",
-    "E-STATUS-ON-ACTION": "An action-shaped code gives a transport status, which only "
-    "protocol-shaped codes have.",
+    "E-STATUS-ON-ACTION": "A code whose shape travels inside a result gives a transport "
+    "status, which only codes in the error envelope have.",
     # Placeholders and messages
     "E-PLACEHOLDER-NAME": "A placeholder name is not a plain ASCII identifier.",
     "E-PLACEHOLDER-EXAMPLE": "A placeholder's example is not one value of its type.",

@@ -1,7 +1,7 @@
 """Which codes a code base uses, found in its syntax trees rather than by searching text.
 
-A code counts as used where a program names it: ``ErrorCode.PERMISSION_DENIED``,
-``ErrorCode("PERMISSION_DENIED")``, a string passed to the generated builders and lookups
+A code counts as used where a program names it: ``ErrorCode.DISK_FULL``,
+``ErrorCode("DISK_FULL")``, a string passed to the generated builders and lookups
 (``failure("X", ...)``, ``message("X", ...)``), or a string compared with a ``.code`` or
 ``["code"]`` (``==``, ``!=``, ``in`` a literal collection, or a ``match`` case).
 """
@@ -15,14 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\Z")
-CALLS = {
-    "failure",
-    "protocol_failure",
-    "action_failure",
-    "message",
-    "format_message",
-    "recovery_hint",
-}
+#: The generated functions whose first argument is a code; each shape's builder is named
+#: ``<shape>_failure``, so any name of that form counts too.
+CALLS = {"failure", "message", "format_message", "recovery_hint"}
 SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", "build", "dist", ".tox"}
 
 
@@ -83,7 +78,8 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         name = _call_name(node.func)
-        if (name == "ErrorCode" or name in CALLS) and node.args:
+        takes_code = name == "ErrorCode" or name in CALLS or name.endswith("_failure")
+        if takes_code and node.args:
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 self._use(first.value, first, f"argument of {name}()")

@@ -2,9 +2,9 @@
 """Error codes of one errorbook registry (see REGISTRY_NAME and REGISTRY_VERSION).
 
 Program logic branches on :class:`ErrorCode`, never on message text. Every code's facts are in
-:data:`CODES`; the configurable limits and their defaults are in :data:`LIMITS`. Build result
-envelopes with :func:`failure` and read incoming ones with :func:`classify`, which keeps an
-action failure inside ``{"ok": true}`` apart from success.
+:data:`CODES`; the configurable limits and their defaults are in :data:`LIMITS`.
+Build result envelopes with :func:`failure` and read incoming ones with :func:`classify`,
+which keeps a failure inside ``{"ok": true}`` apart from success.
 """
 
 from __future__ import annotations
@@ -29,23 +29,20 @@ from .codes import (
     Shape,
 )
 from .envelope import (
-    ActionFailure,
     Classified,
     Envelope,
     ErrorBody,
     MalformedEnvelope,
     Outcome,
-    ProtocolFailure,
     RegistryError,
     RetiredCode,
     ShapeError,
-    action_failure,
     classify,
     failure,
     format_message,
-    protocol_failure,
 )
 from .i18n import Translator, fallback_chain, message
+from .shapes import ActionFailure, ProtocolFailure, action_failure, protocol_failure
 from .wire import (
     PROBLEM_JSON,
     from_error_details,

@@ -47,11 +47,57 @@ class Layer(_Value):
 
 
 class Shape(_Value):
-    """How a failure travels: ``PROTOCOL`` is ``{ok: false, error}``, ``ACTION`` is
-    ``{ok: true, result: {error}}``."""
+    """How a failure reaches the caller: the result shapes the registry declares."""
 
     PROTOCOL = 'protocol'
     ACTION = 'action'
+
+
+class Form(_Value):
+    """The envelope a shape travels in: ``ERROR`` is ``{ok: false, error}``, ``RESULT`` is
+    ``{ok: true, result: {error}}``."""
+
+    ERROR = "error"
+    RESULT = "result"
+
+
+class Outcome(_Value):
+    """What an incoming envelope says: success, or a failure of one of the shapes."""
+
+    SUCCESS = "success"
+    PROTOCOL_FAILURE = 'protocol_failure'
+    ACTION_FAILURE = 'action_failure'
+
+
+@dataclass(frozen=True)
+class ShapeInfo:
+    shape: Shape
+    title: str
+    form: Form
+    outcome: Outcome
+    proves: str  # what a failure of this shape tells the caller
+
+
+SHAPES: Final[Mapping[Shape, ShapeInfo]] = MappingProxyType({
+    Shape.PROTOCOL: ShapeInfo(
+        shape=Shape.PROTOCOL,
+        title='Protocol failure',
+        form=Form.ERROR,
+        outcome=Outcome.PROTOCOL_FAILURE,
+        proves='No action ran.',
+    ),
+    Shape.ACTION: ShapeInfo(
+        shape=Shape.ACTION,
+        title='Action failure',
+        form=Form.RESULT,
+        outcome=Outcome.ACTION_FAILURE,
+        proves='The call reached an action, which refused or failed.',
+    ),
+})
+#: The outcome of each envelope form: each form serves one shape at most.
+FORM_OUTCOMES: Final[Mapping[Form, Outcome]] = MappingProxyType(
+    {info.form: info.outcome for info in SHAPES.values()}
+)
 
 
 class Actor(_Value):
@@ -75,6 +121,7 @@ class Recovery(_Value):
     INSPECT_PAGE = 'inspect_page'
     REPORT_TO_PAGE = 'report_to_page'
     RETRY_LATER = 'retry_later'
+
 
 
 class Retry(_Value):
@@ -150,6 +197,11 @@ class CodeInfo:
     @property
     def actor(self) -> Actor:
         return LAYERS[self.layer].actor
+
+    @property
+    def form(self) -> Form:
+        """The envelope this code travels in."""
+        return SHAPES[self.shape].form
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,24 @@ registry:
   locales: [de]
   docs_url: https://docs.example.org/errors/
   description: A registry for tests.
+  wires: [http, jsonrpc]
+actors:
+  client: {description: The caller.}
+  page: {description: The page and its owner.}
+shapes:
+  protocol:
+    title: Protocol failure
+    envelope: error
+    proves: No action ran.
+    description: The envelope says ok false.
+  action:
+    title: Action failure
+    envelope: result
+    proves: The call reached an action.
+    description: The error is inside the result.
+recovery_kinds:
+  fix_client: {summary: Change the client.}
+  ask_user: {summary: Ask the person.}
 layers:
   front:
     title: Front

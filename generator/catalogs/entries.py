@@ -2,7 +2,7 @@
 
 Two domains: ``messages`` is the UI copy a person reads (one entry per code, keyed by the code
 as msgctxt), ``docs`` is the reference prose of the docs site (keyed by the code or item and
-the field, such as ``PERMISSION_DENIED.meaning``). The catalog emitter and the Babel extractor
+the field, such as ``DISK_FULL.meaning``). The catalog emitter and the Babel extractor
 both read these entries, so the POT files and ``pybabel extract`` agree.
 """
 
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..registry import placeholders
-from ..registry.model import RECOVERY_KINDS, Code, Registry
+from ..registry.model import Code, Registry
 
 #: The two kinds of catalogs, by role. Their file names are configurable (Config.domains);
 #: these role names are how the rest of errorbook tells them apart.
@@ -29,8 +29,10 @@ _CONTEXTS = {
         r"(?:registry\.description"
         rf"|layer\.{_ID}\.(?:title|proves|description)"
         rf"|limit\.{_ID}\.(?:title|bounds)"
-        rf"|adapter\.{_ID}\.(?:title|description|protocol|action)"
+        rf"|adapter\.{_ID}\.{_ID}"  # title, description, or how it presents a shape
         rf"|recovery\.{_ID}"
+        rf"|actor\.{_ID}\.description"
+        rf"|shape\.{_ID}\.(?:title|proves|description)"
         rf"|{_CODE}\.(?:meaning|rationale|shape_reason)"
         rf"|{_CODE}\.(?:recovery|avoid)\.[1-9][0-9]*"
         rf"|{_CODE}\.placeholder\.[A-Za-z_][A-Za-z0-9_]*)\Z"
@@ -74,8 +76,9 @@ def _example(value: str | int) -> str:
 
 def message_entry(registry: Registry, code: Code) -> Entry:
     layer = registry.layer(code.layer)
+    acts = f" ({layer.actor} must act)" if layer.actor else ""
     comments = [
-        f"Layer: {layer.title} ({layer.actor.value} must act). "
+        f"Layer: {layer.title}{acts}. "
         f"Shown to a person when {registry.meta.title} reports {code.name}.",
     ]
     for p in code.placeholders:
@@ -144,11 +147,12 @@ def docs_entries(registry: Registry) -> list[Entry]:
                     name,
                 )
             )
-        for n, step in enumerate(code.recovery.steps, 1):
+        steps, avoid = (code.recovery.steps, code.recovery.avoid) if code.recovery else ((), ())
+        for n, step in enumerate(steps, 1):
             found.append(
                 _prose(f"{name}.recovery.{n}", step, f"Recovery step {n} for {name}.", name)
             )
-        for n, item in enumerate(code.recovery.avoid, 1):
+        for n, item in enumerate(avoid, 1):
             found.append(
                 _prose(f"{name}.avoid.{n}", item, f"Something not to do after {name}.", name)
             )
@@ -169,16 +173,34 @@ def docs_entries(registry: Registry) -> list[Entry]:
             _prose(f"limit.{limit.id}.bounds", limit.bounds, f"What the limit {limit.id} bounds."),
         ]
     for adapter in registry.adapters:
-        for field in ("title", "description", "protocol", "action"):
+        texts = [("title", adapter.title), ("description", adapter.description)]
+        for field, text in texts + list(adapter.presents):
             found.append(
                 _prose(
                     f"adapter.{adapter.id}.{field}",
-                    getattr(adapter, field),
+                    text,
                     f"The {field} of the transport {adapter.id}.",
                 )
             )
-    for kind, sentence in RECOVERY_KINDS.items():
-        found.append(_prose(f"recovery.{kind}", sentence, f"The recovery kind {kind}."))
+    for kind in registry.recovery_kinds:
+        found.append(_prose(f"recovery.{kind.id}", kind.summary, f"The recovery kind {kind.id}."))
+    for actor in registry.actors:
+        found.append(
+            _prose(
+                f"actor.{actor.id}.description",
+                actor.description,
+                f"Who the actor {actor.id} is, on the page of failure layers.",
+            )
+        )
+    for shape in registry.shapes:
+        for field in ("title", "proves", "description"):
+            found.append(
+                _prose(
+                    f"shape.{shape.id}.{field}",
+                    getattr(shape, field),
+                    f"The {field} of the result shape {shape.id}.",
+                )
+            )
     return found
 
 

@@ -17,9 +17,10 @@ from . import options
 if TYPE_CHECKING:
     from ..registry.model import Code, Registry
 
+#: How each envelope form looks, by the form's name.
 ENVELOPES = {
-    "protocol": '{"ok": false, "error": {"code": ...}}',
-    "action": '{"ok": true, "result": {"error": {"code": ...}}}',
+    "error": '{"ok": false, "error": {"code": ...}}',
+    "result": '{"ok": true, "result": {"error": {"code": ...}}}',
 }
 
 
@@ -56,16 +57,17 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
     by form, placeholders by name, each limit with its range)."""
     record = registry.record(code)
     layer = registry.layer(code.layer)
+    form = registry.envelope(code)
     return {
         "code": record["code"],
         "layer": {
             "id": layer.id,
             "title": layer.title,
             "proves": layer.proves,
-            "actor": layer.actor.value,
+            "actor": layer.actor,
         },
-        "shape": record["shape"],
-        "envelope": ENVELOPES[code.shape.value],
+        "shape": code.shape,
+        "envelope": ENVELOPES[form.value] if form else None,
         "shape_reason": code.shape_reason or None,
         "message": {
             "one": code.message.text,
@@ -89,7 +91,9 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
             "policy": code.retry.policy.value,
             "limit": code.retry.limit,
             "summary": code.retry.describe(),
-        },
+        }
+        if code.retry
+        else None,
         "limits": [
             {
                 "id": limit.id,
@@ -101,7 +105,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
             }
             for limit in map(registry.limit, code.limits)
         ],
-        **{key: record[key] for key in SHARED_TAIL},
+        **{key: record.get(key) for key in SHARED_TAIL},
         **({"fields": record["fields"]} if registry.fields else {}),
     }
 
@@ -126,18 +130,25 @@ def _message(form: str) -> list[str]:
 def as_text(registry: Registry, code: Code) -> str:
     layer = registry.layer(code.layer)
     lines = [f"{code.name}", ""]
-    lines.append(f"Layer:    {layer.title} ({layer.id}); {layer.actor.value} must act")
+    acts = f"; {layer.actor} must act" if layer.actor else ""
+    lines.append(f"Layer:    {layer.title} ({layer.id}){acts}")
     lines.append(_para(layer.proves, " " * 10))
-    lines.append(f"Shape:    {code.shape.value}  {ENVELOPES[code.shape.value]}")
+    travels = registry.envelope(code)
+    if code.shape and travels:
+        lines.append(f"Shape:    {code.shape}  {ENVELOPES[travels.value]}")
     if code.shape_reason:
         lines.append(_para(code.shape_reason, "          "))
-    transport = f"HTTP {code.http_status}"
-    transport += (
-        f", JSON-RPC {code.jsonrpc}"
-        if code.jsonrpc is not None
-        else ", JSON-RPC result (not an error)"
-    )
-    lines.append(f"Wire:     {transport}")
+    wires = []
+    if registry.uses("http"):
+        wires.append(f"HTTP {registry.http_status(code)}")
+    if registry.uses("jsonrpc"):
+        wires.append(
+            f"JSON-RPC {code.jsonrpc}"
+            if code.jsonrpc is not None
+            else "JSON-RPC result (not an error)"
+        )
+    if wires:
+        lines.append(f"Wire:     {', '.join(wires)}")
     lines.append(f"Since:    {code.since}")
     if code.retired is not None:
         lines.append(
@@ -161,15 +172,23 @@ def as_text(registry: Registry, code: Code) -> str:
         lines += ["", "Meaning:", _para(code.meaning)]
     if code.rationale:
         lines += ["", "Why this code exists:", _para(code.rationale)]
-    lines += ["", f"Recovery ({code.recovery.kind}):", _para(code.recovery.summary)]
-    lines += [
-        textwrap.fill(
-            " ".join(step.split()), width=78, initial_indent=f"  {n}. ", subsequent_indent="     "
-        )
-        for n, step in enumerate(code.recovery.steps, 1)
-    ]
-    lines += [_para(f"Never: {item}") for item in code.recovery.avoid]
-    lines += ["", f"Retry:    {code.retry.describe()}"]
+    if code.recovery is not None:
+        kind = f" ({code.recovery.kind})" if code.recovery.kind else ""
+        lines += ["", f"Recovery{kind}:"]
+        if summary := registry.recovery_summary(code):
+            lines.append(_para(summary))
+        lines += [
+            textwrap.fill(
+                " ".join(step.split()),
+                width=78,
+                initial_indent=f"  {n}. ",
+                subsequent_indent="     ",
+            )
+            for n, step in enumerate(code.recovery.steps, 1)
+        ]
+        lines += [_para(f"Never: {item}") for item in code.recovery.avoid]
+    if code.retry is not None:
+        lines += ["", f"Retry:    {code.retry.describe()}"]
     if code.limits:
         lines += ["", "Limits:"]
         for limit in map(registry.limit, code.limits):

@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 import jinja2
 
 from ..names import header
-from ..registry.model import ExtraField, Registry, Shape
+from ..registry.model import Envelope, ExtraField, Registry, Shape
 from . import Files
 from .render import render
 
@@ -40,14 +40,16 @@ def resolved(registry: Registry) -> dict[str, object]:
             "docs_url": meta.docs_url,
             "error_domain": meta.domain,
             "description": meta.description,
+            **({"wires": list(meta.wires)} if meta.wires else {}),
         },
+        **_vocabulary(registry),
         "layers": [
             {
                 "id": x.id,
                 "title": x.title,
                 "proves": x.proves,
-                "actor": x.actor.value,
-                "shape": x.shape.value,
+                **({"actor": x.actor} if x.actor else {}),
+                **({"shape": x.shape} if x.shape else {}),
                 "description": x.description,
             }
             for x in registry.layers
@@ -67,16 +69,33 @@ def resolved(registry: Registry) -> dict[str, object]:
             for x in registry.limits
         ],
         "adapters": [
-            {
-                "id": x.id,
-                "title": x.title,
-                "description": x.description,
-                "protocol": x.protocol,
-                "action": x.action,
-            }
+            {"id": x.id, "title": x.title, "description": x.description, **dict(x.presents)}
             for x in registry.adapters
         ],
     }
+
+
+def _vocabulary(registry: Registry) -> dict[str, object]:
+    """The registry's declared actors, shapes and recovery kinds, each list only if any."""
+    found: dict[str, object] = {}
+    if registry.actors:
+        found["actors"] = [{"id": x.id, "description": x.description} for x in registry.actors]
+    if registry.shapes:
+        found["shapes"] = [
+            {
+                "id": x.id,
+                "title": x.title,
+                "envelope": x.envelope.value,
+                "proves": x.proves,
+                "description": x.description,
+            }
+            for x in registry.shapes
+        ]
+    if registry.recovery_kinds:
+        found["recovery_kinds"] = [
+            {"id": x.id, "summary": x.summary} for x in registry.recovery_kinds
+        ]
+    return found
 
 
 def _text() -> dict[str, object]:
@@ -124,12 +143,17 @@ def _extra(declared: ExtraField) -> dict[str, object]:
 def codes_schema(registry: Registry) -> dict[str, object]:
     names = [c.name for c in registry.codes]
     policy = registry.meta.required  # the optional keys this registry asks of every code
+    kinds = bool(registry.recovery_kinds)
     semver = {"type": "string", "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$"}
+
+    def required_if(key: str, schema: dict[str, object]) -> dict[str, object]:
+        return schema if key in policy else _nullable(schema)
+
     code = _object(
         {
             "code": {"enum": names},
             "layer": {"enum": [x.id for x in registry.layers]},
-            "shape": {"enum": [s.value for s in Shape]},
+            "shape": {"enum": [x.id for x in registry.shapes]},
             "status": {"enum": ["active", "deprecated", "retired"]},
             "message": _object(
                 {"text": _text(), "plural": _nullable(_text()), "count": _nullable(_text())}
@@ -149,25 +173,31 @@ def codes_schema(registry: Registry) -> dict[str, object]:
                     }
                 ),
             },
-            "meaning": _text() if "meaning" in policy else _nullable(_text()),
+            "meaning": required_if("meaning", _text()),
             "rationale": _text(),
             "shape_reason": _text(),
-            "agent_hint": _text(),
-            "recovery": _object(
-                {
-                    "kind": _text(),
-                    "summary": _text(),
-                    "steps": {"type": "array", "items": _text(), "minItems": 1},
-                    "avoid": {"type": "array", "items": _text()},
-                }
+            "agent_hint": required_if("recovery", _text()),
+            "recovery": required_if(
+                "recovery",
+                _object(
+                    {
+                        "kind": _text() if kinds else {"type": "null"},
+                        "summary": _text() if kinds else {"type": "null"},
+                        "steps": {"type": "array", "items": _text(), "minItems": 1},
+                        "avoid": {"type": "array", "items": _text()},
+                    }
+                ),
             ),
-            "retry": _object(
-                {
-                    "policy": {"enum": ["never", "after_fix", "bounded"]},
-                    "limit": _nullable(_text()),
-                    "delay_ms": _nullable({"type": "integer"}),
-                    "attempts": _nullable({"type": "integer"}),
-                }
+            "retry": required_if(
+                "retry",
+                _object(
+                    {
+                        "policy": {"enum": ["never", "after_fix", "bounded"]},
+                        "limit": _nullable(_text()),
+                        "delay_ms": _nullable({"type": "integer"}),
+                        "attempts": _nullable({"type": "integer"}),
+                    }
+                ),
             ),
             "limits": {"type": "array", "items": {"enum": [x.id for x in registry.limits]}},
             "related": {"type": "array", "items": {"enum": names}},
@@ -188,15 +218,22 @@ def codes_schema(registry: Registry) -> dict[str, object]:
         },
         optional=("rationale", "shape_reason"),
     )
+    properties = code["properties"]
+    required = code["required"]
+    assert isinstance(properties, dict) and isinstance(required, list)
+    for key, present in (
+        ("shape", bool(registry.shapes)),
+        ("http_status", registry.uses("http")),
+        ("jsonrpc_code", registry.uses("jsonrpc")),
+    ):
+        if not present:
+            del properties[key]
+            required.remove(key)
     if registry.fields:
-        properties = code["properties"]
-        assert isinstance(properties, dict)
         properties["fields"] = _object(
             {x.name: _extra(x) for x in registry.fields},
             optional=tuple(x.name for x in registry.fields if not x.required),
         )
-        required = code["required"]
-        assert isinstance(required, list)
         required.append("fields")
     return {
         "$schema": DRAFT,
@@ -210,7 +247,10 @@ def codes_schema(registry: Registry) -> dict[str, object]:
                 "registry": {"type": "object", "required": ["name", "version", "locales"]},
                 "layers": {
                     "type": "array",
-                    "items": {"type": "object", "required": ["id", "shape"]},
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "shape"] if registry.shapes else ["id"],
+                    },
                 },
                 "codes": {"type": "array", "items": code},
                 "limits": {
@@ -218,6 +258,10 @@ def codes_schema(registry: Registry) -> dict[str, object]:
                     "items": {"type": "object", "required": ["id", "default", "unit"]},
                 },
                 "adapters": {"type": "array", "items": {"type": "object", "required": ["id"]}},
+                **{
+                    key: {"type": "array", "items": {"type": "object", "required": ["id"]}}
+                    for key in _vocabulary(registry)
+                },
             },
             optional=("$comment", "$schema"),
         ),
@@ -225,7 +269,7 @@ def codes_schema(registry: Registry) -> dict[str, object]:
 
 
 def envelope_schema(registry: Registry, shape: Shape) -> dict[str, object]:
-    names = [c.name for c in registry.codes if c.shape is shape]
+    names = [c.name for c in registry.codes if c.shape == shape.id]
     error = {
         "type": "object",
         "required": ["code", "message"],
@@ -236,13 +280,12 @@ def envelope_schema(registry: Registry, shape: Shape) -> dict[str, object]:
             "request_id": {"type": "string"},
         },
     }
-    if shape is Shape.PROTOCOL:
+    if shape.envelope is Envelope.ERROR:
         body: dict[str, object] = {
             "type": "object",
             "required": ["ok", "error"],
             "properties": {"ok": {"const": False}, "error": error},
         }
-        title = "protocol failure: no action ran"
     else:
         body = {
             "type": "object",
@@ -252,25 +295,22 @@ def envelope_schema(registry: Registry, shape: Shape) -> dict[str, object]:
                 "result": {"type": "object", "required": ["error"], "properties": {"error": error}},
             },
         }
-        title = "action failure: the action refused or failed"
     return {
         "$schema": DRAFT,
-        "$id": f"{registry.meta.docs_url}schemas/{shape.value}-envelope.schema.json",
+        "$id": f"{registry.meta.docs_url}schemas/{shape.id}-envelope.schema.json",
         "$comment": header(registry.path),
-        "title": f"{registry.meta.title} {title}",
+        "title": f"{registry.meta.title}, {shape.title}: {shape.proves}",
         **body,
     }
 
 
 def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files:
     root = PurePosixPath(package_dir)
-    return {
+    files = {
         str(root / "codes.json"): _dump(env, resolved(registry)),
         str(root / "schemas" / "codes.schema.json"): _dump(env, codes_schema(registry)),
-        str(root / "schemas" / "protocol-envelope.schema.json"): _dump(
-            env, envelope_schema(registry, Shape.PROTOCOL)
-        ),
-        str(root / "schemas" / "action-envelope.schema.json"): _dump(
-            env, envelope_schema(registry, Shape.ACTION)
-        ),
     }
+    for shape in registry.shapes:
+        name = f"{shape.id}-envelope.schema.json"
+        files[str(root / "schemas" / name)] = _dump(env, envelope_schema(registry, shape))
+    return files

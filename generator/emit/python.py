@@ -6,15 +6,110 @@ import jinja2
 
 from ..catalogs.locales import script_table
 from ..names import header
-from ..registry.model import RECOVERY_KINDS, Actor, Registry, RetryPolicy, Shape
+from ..registry.model import Registry, RetryPolicy
 from . import Files
-from .render import render
+from .render import pascal, render
 
 #: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``).
-RENDERED = ("codes.py",)
+RENDERED = ("__init__.py", "codes.py")
 #: Files that are the same for every registry. They are plain files (``python/<name>``) so
 #: that ruff checks and formats them as the source they are; only the header line is added.
-COPIED = ("__init__.py", "_format.py", "envelope.py", "i18n.py", "wire.py", "py.typed")
+COPIED = ("_format.py", "i18n.py", "py.typed")
+#: The envelope modules, for a registry that declares result shapes: ``shapes`` is rendered
+#: (a builder named after each shape), the others are copied. ``wire`` projects envelopes
+#: onto HTTP, RFC 9457, gRPC details and MCP, so it needs both HTTP and JSON-RPC numbers.
+ENVELOPE_RENDERED = ("shapes.py",)
+ENVELOPE_COPIED = ("envelope.py",)
+WIRE_COPIED = ("wire.py",)
+
+
+def modules(registry: Registry) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The rendered and the copied files of ``registry``'s package."""
+    rendered: tuple[str, ...] = RENDERED
+    copied: tuple[str, ...] = COPIED
+    if registry.shapes:
+        rendered += ENVELOPE_RENDERED
+        copied += ENVELOPE_COPIED
+        if registry.uses("http") and registry.uses("jsonrpc"):
+            copied += WIRE_COPIED
+    return rendered, copied
+
+
+def exports(registry: Registry) -> list[tuple[str, list[str]]]:
+    """What the package's ``__init__`` imports, module by module, each list in the order
+    ruff's isort keeps (constants, classes, functions)."""
+    found: dict[str, list[str]] = {
+        "codes": [
+            "CODES",
+            "DOCS_URL",
+            "LAYERS",
+            "LIMITS",
+            "LOCALES",
+            "REGISTRY_NAME",
+            "REGISTRY_VERSION",
+            "SOURCE_LOCALE",
+            "CodeInfo",
+            "ErrorCode",
+            "Layer",
+            "LayerInfo",
+            "LimitInfo",
+            "Retry",
+        ]
+    }
+    if registry.actors:
+        found["codes"].append("Actor")
+    if registry.recovery_kinds:
+        found["codes"].append("Recovery")
+    if registry.shapes:
+        found["codes"] += ["Shape"]
+        found["envelope"] = [
+            "Classified",
+            "Envelope",
+            "ErrorBody",
+            "MalformedEnvelope",
+            "Outcome",
+            "RegistryError",
+            "RetiredCode",
+            "ShapeError",
+            "classify",
+            "failure",
+            "format_message",
+        ]
+    found["i18n"] = ["Translator", "fallback_chain", "message"]
+    if registry.shapes:
+        found["shapes"] = [shape_names(x.id)[0] for x in registry.shapes] + [
+            shape_names(x.id)[1] for x in registry.shapes
+        ]
+    if registry.uses("http") and registry.uses("jsonrpc") and registry.shapes:
+        found["wire"] = [
+            "PROBLEM_JSON",
+            "from_error_details",
+            "from_http",
+            "from_mcp",
+            "from_problem",
+            "from_tool_result",
+            "problem_from_envelope",
+            "recovery_hint",
+            "retry_allowed",
+            "to_error_details",
+            "to_http",
+            "to_mcp",
+            "to_problem",
+            "to_tool_result",
+        ]
+    return [(module, sorted(names, key=_isort)) for module, names in found.items()]
+
+
+def shape_names(shape: str) -> tuple[str, str]:
+    """The type and the builder named after a shape: ``RefusedFailure``, ``refused_failure``
+    for a shape ``refused``."""
+    return pascal(shape) + "Failure", f"{shape}_failure"
+
+
+def _isort(name: str) -> tuple[int, str]:
+    """ruff's order of imported names: CONSTANTS, then Classes, then functions."""
+    kind = 0 if name.isupper() else 1 if name[0].isupper() else 2
+    return kind, name
 
 
 def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files:
@@ -23,23 +118,26 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "registry": registry,
         "meta": registry.meta,
         "header": header(registry.path),
-        "recovery_kinds": RECOVERY_KINDS,
         "docs_urls": {code.name: registry.docs_url(code) for code in registry.codes},
         "scripts": script_table(registry.meta.locales),
-        # The enums the generator validates against, so the package's copies cannot drift.
-        "shapes": list(Shape),
-        "actors": list(Actor),
+        # The policies the generator validates against, so the package's copy cannot drift.
         "retry_policies": list(RetryPolicy),
+        "every_recovery": all(c.recovery and c.recovery.kind for c in registry.codes),
+        "every_retry": all(c.retry for c in registry.codes),
+        "exports": exports(registry),
+        "all_names": sorted((n for _, names in exports(registry) for n in names), key=_isort),
+        "shape_names": {x.id: shape_names(x.id) for x in registry.shapes},
         "retry_facts": {code.name: registry.retry_facts(code) for code in registry.codes},
         "limit_codes": {
             limit.id: [c.name for c in registry.produced_by(limit.id)] for limit in registry.limits
         },
     }
+    rendered, copied = modules(registry)
     files = {
-        f"{package_dir}/{name}": render(env, f"python/{name}.j2", **context) for name in RENDERED
+        f"{package_dir}/{name}": render(env, f"python/{name}.j2", **context) for name in rendered
     }
     first_line = f"# {context['header']}\n"
-    for name in COPIED:
+    for name in copied:
         files[f"{package_dir}/{name}"] = (first_line + _source(env, f"python/{name}")).encode()
     return files
 

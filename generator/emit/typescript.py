@@ -21,7 +21,7 @@ from ..catalogs.catalog import StableCatalog, usable
 from ..names import header as header_line
 from ..registry.model import Registry
 from . import Files
-from .render import render
+from .render import pascal, render
 
 
 def categories(locale: str) -> list[str]:
@@ -67,6 +67,9 @@ def emit(
         "retry_facts": {c.name: registry.retry_facts(c) for c in registry.codes},
         "docs_urls": {c.name: registry.docs_url(c) for c in registry.codes},
         "locales": registry.meta.locales,
+        "shape_names": {x.id: pascal(x.id) for x in registry.shapes},
+        "result_type": pascal(registry.meta.name) + "Result",
+        "every_retry": all(c.retry for c in registry.codes),
     }
     files: dict[str, bytes] = {
         str(root / "index.ts"): render(env, "typescript/index.ts.j2", **context),

@@ -163,7 +163,7 @@ def _no_retired_overrides(config: Config) -> None:
     would otherwise be passed over without a word."""
     if config.templates is None:
         return
-    for name in python.COPIED:
+    for name in python.COPIED + python.ENVELOPE_COPIED + python.WIRE_COPIED:
         old = config.templates / "python" / f"{name}.j2"
         if old.exists():
             raise ConfigError(

@@ -25,7 +25,8 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, kw_only=True)
 class Change:
-    entity: str  # registry, code, layer, limit, adapter, field (a declared extra field)
+    entity: str  # registry, code, layer, limit, adapter, field (a declared extra field), actor,
+    # shape or recovery kind
     name: str
     kind: str  # added, removed, changed, deprecated, retired, reused
     severity: Severity
@@ -140,7 +141,7 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         field="http",
         severity="breaking",
         reason="HTTP clients branch on the status",
-        show=attrgetter("http_status"),
+        show=attrgetter("http"),
     ),
     Rule(
         field="jsonrpc",
@@ -152,7 +153,7 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         field="retry",
         severity="compatible",
         reason="the retry policy changes how clients should react",
-        show=lambda code: code.retry.describe(),
+        show=lambda code: code.retry.describe() if code.retry else "none given",
         compare=attrgetter("retry"),
     ),
     Rule(
@@ -170,7 +171,7 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         field="recovery",
         severity="cosmetic",
         reason="recovery guidance only",
-        show=lambda code: code.recovery.kind,
+        show=lambda code: (code.recovery.kind or "steps only") if code.recovery else "none given",
         compare=attrgetter("recovery"),
     ),
     Rule(
@@ -188,7 +189,7 @@ CODE_RULES: tuple[Rule[Code], ...] = (
     ),
 )
 
-#: How a limit's fields change what deployments may configure, in report order.
+#: How a limit's fields change what its users may configure, in report order.
 LIMIT_RULES: tuple[Rule[Limit], ...] = (
     Rule(
         field="unit",
@@ -213,7 +214,7 @@ LIMIT_RULES: tuple[Rule[Limit], ...] = (
     Rule(
         field="default",
         severity="compatible",
-        reason="deployments that rely on the default behave differently",
+        reason="configurations that rely on the default behave differently",
         show=attrgetter("default"),
     ),
     Rule(
@@ -414,17 +415,39 @@ def diff(old: Registry, new: Registry) -> list[Change]:
     found += _named(
         old.layers, new.layers, "layer", ("actor", "shape"), ("title", "proves", "description")
     )
-    found += _named(
-        old.adapters, new.adapters, "adapter", (), ("title", "description", "protocol", "action")
-    )
+    found += _named(old.adapters, new.adapters, "adapter", (), ("title", "description", "presents"))
+    found += _named(old.shapes, new.shapes, "shape", (), ("title", "proves", "description"))
+    found += _envelope_changes(old, new)
+    found += _named(old.actors, new.actors, "actor", (), ("description",))
+    found += _named(old.recovery_kinds, new.recovery_kinds, "recovery kind", (), ("summary",))
     old_limits = {x.id: x for x in old.limits}
     for limit in new.limits:
         before = old_limits.get(limit.id)
         if before is not None:
             found += _walk(LIMIT_RULES, "limit", limit.id, before, limit)
-    found += _presence(old.limits, new.limits, "limit", "deployments that configure it fail")
+    found += _presence(old.limits, new.limits, "limit", "configurations that set it fail")
     found += _declaration_changes(old, new)
     return sorted(found, key=lambda c: ORDER[c.severity])
+
+
+def _envelope_changes(old: Registry, new: Registry) -> list[Change]:
+    """A shape that moved to the other envelope form: every code of it reaches clients in
+    another envelope, though no code's own fields changed."""
+    before = {x.id: x.envelope for x in old.shapes}
+    return [
+        Change(
+            entity="shape",
+            name=shape.id,
+            kind="changed",
+            severity="breaking",
+            reason="clients read its codes from the other envelope",
+            field="envelope",
+            old=before[shape.id].value,
+            new=shape.envelope.value,
+        )
+        for shape in new.shapes
+        if shape.id in before and before[shape.id] is not shape.envelope
+    ]
 
 
 class _Named(Protocol):

@@ -62,6 +62,7 @@ class Fields:
         self.anchor = anchor or node.mark
         self.nodes: dict[str, Node] = {}
         self.keys: dict[str, Scalar] = {}
+        self.misspelt: set[str] = set()  # keys an unknown key already points at
         if not isinstance(node, Mapping):
             found.error(
                 "E-SCHEMA-NOT-MAPPING",
@@ -72,7 +73,7 @@ class Fields:
             self.valid = False
             return
         self.valid = True
-        misspelt: set[str] = set()  # required keys an unknown key already points at
+        misspelt = self.misspelt
         for key, value in node.pairs:
             if key.value in self.keys:
                 found.error(
@@ -154,7 +155,7 @@ class Fields:
                 "E-SCHEMA-IDENTIFIER",
                 self.mark(name),
                 f"'{name}' in {self.where} must be a lower-case identifier, not '{value}'",
-                "use a-z, 0-9 and '_', such as 'surface'",
+                "use a-z, 0-9 and '_', such as 'billing'",
             )
             return None
         return value

@@ -24,20 +24,13 @@ from typing import NamedTuple
 from ..diagnostics import Mark
 
 
-class Shape(StrEnum):
-    """How a failure reaches the caller."""
+class Envelope(StrEnum):
+    """The two envelope forms errorbook knows how to build and read. A registry's result
+    shapes each travel in one of them; which shapes it has, and what they are called, is the
+    registry's own business."""
 
-    PROTOCOL = "protocol"  # {ok: false, error}: no action result exists
-    ACTION = "action"  # {ok: true, result: {error}}: an action ran or was refused
-
-
-class Actor(StrEnum):
-    """Who has to act to clear a failure."""
-
-    DEPLOYMENT = "deployment"
-    CLIENT = "client"
-    PAGE = "page"
-    PROVIDER = "provider"
+    ERROR = "error"  # {"ok": false, "error": {...}}: the exchange itself failed
+    RESULT = "result"  # {"ok": true, "result": {"error": {...}}}: a result that is a failure
 
 
 class RetryPolicy(StrEnum):
@@ -46,18 +39,9 @@ class RetryPolicy(StrEnum):
     BOUNDED = "bounded"
 
 
-#: The closed set of recovery kinds, with the sentence each stands for.
-RECOVERY_KINDS: dict[str, str] = {
-    "fix_configuration": "Change the deployment's configuration, then restart the runtime.",
-    "fix_client": "Change the client, or widen the allowlist that exposes capabilities to it.",
-    "reread_page": "Read the current page description again; the declaration may have changed.",
-    "satisfy_precondition": "Satisfy the precondition the page names; never bypass the guard.",
-    "correct_input": "Correct the input the schema or limit names; never resend the same object.",
-    "ask_user": "Stop the operation and ask the person, or take a path that is permitted.",
-    "inspect_page": "Observe the page to learn whether the action partly succeeded.",
-    "report_to_page": "Report the failure to whoever owns the page's action handler.",
-    "retry_later": "Retry under the bounded retry policy, keeping the request id.",
-}
+#: The wires errorbook can project a code onto, in the order documentation lists them; a
+#: registry names the ones it uses in ``registry.wires``.
+WIRES = ("http", "jsonrpc")
 
 
 #: Limit units that are durations, with the milliseconds in one of them.
@@ -145,21 +129,9 @@ class Message:
 
 @dataclass(frozen=True, kw_only=True)
 class Recovery:
-    kind: str
     steps: tuple[str, ...]
     avoid: tuple[str, ...] = ()
-
-    @property
-    def summary(self) -> str:
-        return RECOVERY_KINDS[self.kind]
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "kind": self.kind,
-            "summary": self.summary,
-            "steps": list(self.steps),
-            "avoid": list(self.avoid),
-        }
+    kind: str | None = None  # one of the registry's recovery kinds; None when it has none
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,13 +170,44 @@ class RetryFacts(NamedTuple):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Actor:
+    """A party that may have to act to clear a failure, as the registry names it."""
+
+    id: str
+    description: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Shape:
+    """A result shape the registry declares: how its failures reach the caller, and the
+    envelope form (:class:`Envelope`) they travel in."""
+
+    id: str
+    title: str
+    envelope: Envelope
+    proves: str  # what a failure in this shape tells the caller, in a sentence
+    description: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecoveryKind:
+    """A kind of recovery the registry declares, with the sentence that sums it up."""
+
+    id: str
+    summary: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Layer:
     id: str
     title: str
     proves: str
-    actor: Actor
-    shape: Shape
     description: str
+    actor: str | None = None  # an actor id, when the registry declares actors
+    shape: str | None = None  # a shape id, when the registry declares shapes
     mark: Mark = field(compare=False)
 
 
@@ -212,17 +215,17 @@ class Layer:
 class Code:
     name: str
     layer: str
-    shape: Shape
     message: Message
     placeholders: tuple[Placeholder, ...]
-    recovery: Recovery
-    retry: Retry
     since: str
+    shape: str | None = None  # a shape id; None when the registry declares no shapes
+    recovery: Recovery | None = None  # None when the code gives none
+    retry: Retry | None = None  # None when the code gives none
     meaning: str = ""  # empty when the code gives none (the registry does not require it)
     limits: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
-    http: int | None = None  # None for action-shaped codes: they travel as HTTP 200
-    jsonrpc: int | None = None  # None for action-shaped codes: they travel as a result
+    http: int | None = None  # None unless the registry uses the http wire and the code's
+    jsonrpc: int | None = None  # shape travels in the error envelope (likewise for jsonrpc)
     shape_reason: str = ""
     rationale: str = ""
     deprecated: Deprecation | None = None
@@ -234,7 +237,7 @@ class Code:
     @property
     def hint(self) -> str:
         """Model-facing guidance: the registry's agent_hint, or one made of the recovery."""
-        if self.agent_hint:
+        if self.agent_hint or self.recovery is None:
             return self.agent_hint
         text = " ".join(self.recovery.steps)
         if self.recovery.avoid:
@@ -265,11 +268,6 @@ class Code:
         return "deprecated" if self.deprecated is not None else "active"
 
     @property
-    def http_status(self) -> int:
-        """The HTTP status the envelope travels with; action failures ride on a 200."""
-        return 200 if self.http is None else self.http
-
-    @property
     def placeholder_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.placeholders)
 
@@ -295,9 +293,12 @@ class Adapter:
     id: str
     title: str
     description: str
-    protocol: str
-    action: str
+    presents: tuple[tuple[str, str], ...] = ()  # (shape id, how it presents that shape)
     mark: Mark = field(compare=False)
+
+    def text_for(self, shape: str) -> str:
+        """How this transport presents a failure of ``shape``."""
+        return dict(self.presents)[shape]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -312,6 +313,7 @@ class Meta:
     description: str
     error_domain: str = ""
     required: tuple[str, ...] = ()  # the optional per-code keys the registry asks of every code
+    wires: tuple[str, ...] = ()  # the wires of WIRES its codes are mapped onto
 
     @property
     def domain(self) -> str:
@@ -324,8 +326,11 @@ class Registry:
     layers: tuple[Layer, ...]
     codes: tuple[Code, ...]
     limits: tuple[Limit, ...]
-    adapters: tuple[Adapter, ...]
+    adapters: tuple[Adapter, ...] = ()
     fields: tuple[ExtraField, ...] = ()  # the declared per-code fields, in declared order
+    actors: tuple[Actor, ...] = ()
+    shapes: tuple[Shape, ...] = ()
+    recovery_kinds: tuple[RecoveryKind, ...] = ()
     path: str = field(default="codes.yaml", compare=False)
 
     # Look-ups by name, built once per registry (a registry may hold tens of thousands of
@@ -341,6 +346,14 @@ class Registry:
     @cached_property
     def _limits(self) -> dict[str, Limit]:
         return {x.id: x for x in self.limits}
+
+    @cached_property
+    def _shapes(self) -> dict[str, Shape]:
+        return {x.id: x for x in self.shapes}
+
+    @cached_property
+    def _kinds(self) -> dict[str, RecoveryKind]:
+        return {x.id: x for x in self.recovery_kinds}
 
     @cached_property
     def _produced(self) -> dict[str, tuple[Code, ...]]:
@@ -365,6 +378,32 @@ class Registry:
 
     def limit(self, limit_id: str) -> Limit:
         return self._limits[limit_id]
+
+    def shape(self, shape_id: str) -> Shape:
+        return self._shapes[shape_id]
+
+    def envelope(self, code: Code) -> Envelope | None:
+        """The envelope form ``code`` travels in; None in a registry without shapes."""
+        return None if code.shape is None else self._shapes[code.shape].envelope
+
+    def recovery_summary(self, code: Code) -> str:
+        """The sentence of the code's recovery kind; empty when it names none."""
+        kind = code.recovery.kind if code.recovery is not None else None
+        return self._kinds[kind].summary if kind is not None else ""
+
+    def uses(self, wire: str) -> bool:
+        """Whether the registry maps its codes onto ``wire`` (one of WIRES)."""
+        return wire in self.meta.wires
+
+    def http_status(self, code: Code) -> int | None:
+        """The HTTP status a code's envelope travels with: its own, 200 for a failure that
+        travels inside a result (the exchange succeeded), None where the registry maps no
+        HTTP status."""
+        if not self.uses("http"):
+            return None
+        if code.http is None and self.envelope(code) is Envelope.RESULT:
+            return 200
+        return code.http
 
     def produced_by(self, limit_id: str) -> tuple[Code, ...]:
         """The codes a limit produces: those that name it among their limits."""
@@ -395,7 +434,7 @@ class Registry:
         return {code.name: self._resolve_retry(code) for code in self.codes}
 
     def _resolve_retry(self, code: Code) -> RetryFacts:
-        if code.retry.limit is None:
+        if code.retry is None or code.retry.limit is None:
             return RetryFacts(delay_ms=None, attempts=None)
         # The retry limit counts attempts; the first duration among the others is the delay.
         others = (self.limit(x) for x in code.limits if x != code.retry.limit)
@@ -405,12 +444,12 @@ class Registry:
         )
         return RetryFacts(delay_ms=delay, attempts=self.limit(code.retry.limit).default)
 
-    def example(self, shape: Shape) -> Code | None:
+    def example(self, shape: str) -> Code | None:
         """The code that shows ``shape``'s envelope on the site; None if no code has it."""
         return self._examples.get(shape)
 
     @cached_property
-    def _examples(self) -> dict[Shape, Code]:
+    def _examples(self) -> dict[str, Code]:
         """One code per shape, both taken from this registry so that a site never shows a
         code it does not have.
 
@@ -419,30 +458,34 @@ class Registry:
         ``related``. So the pair is the active code with the most related active codes of
         the other shape, and the first of those it names (ties go to registry order). A
         shape still without an example takes its first code, active ones first."""
-        found: dict[Shape, Code] = {}
+        found: dict[str, Code] = {}
         active = [code for code in self.codes if code.status == "active"]
         partners = {code.name: self._across(code) for code in active}
         best = max(active, key=lambda code: len(partners[code.name]), default=None)
-        if best is not None and partners[best.name]:
+        if best is not None and best.shape is not None and partners[best.name]:
             partner = partners[best.name][0]
-            found = {best.shape: best, partner.shape: partner}
+            if partner.shape is not None:
+                found = {best.shape: best, partner.shape: partner}
         for code in sorted(self.codes, key=lambda code: _STATUS_RANK[code.status]):
-            found.setdefault(code.shape, code)
+            if code.shape is not None:
+                found.setdefault(code.shape, code)
         return found
 
     def _across(self, code: Code) -> list[Code]:
         """The active codes of another shape that ``code`` names in ``related``, in order."""
         named = (self.code(name) for name in code.related)
-        return [x for x in named if x.shape is not code.shape and x.status == "active"]
+        return [x for x in named if x.shape != code.shape and x.status == "active"]
 
     def record(self, code: Code) -> dict[str, object]:
         """A code as plain data with every derived fact resolved: an entry of codes.json,
         and the source of the values ``explain --format json`` shares with it."""
         facts = self.retry_facts(code)
-        entry: dict[str, object] = {
-            "code": code.name,
-            "layer": code.layer,
-            "shape": code.shape.value,
+        # A key stays out of the record where the registry has no such thing at all (shapes,
+        # wires); a key the code merely leaves out is null, so every record has the same keys.
+        entry: dict[str, object] = {"code": code.name, "layer": code.layer}
+        if self.shapes:
+            entry["shape"] = code.shape
+        entry |= {
             "message": {
                 "text": code.message.text,
                 "plural": code.message.plural,
@@ -458,9 +501,18 @@ class Registry:
                 for p in code.placeholders
             ],
             "meaning": code.meaning or None,
-            "agent_hint": code.hint,
-            "recovery": code.recovery.as_dict(),
-            "retry": {
+            "agent_hint": code.hint or None,
+            "recovery": None
+            if code.recovery is None
+            else {
+                "kind": code.recovery.kind,
+                "summary": self.recovery_summary(code) or None,
+                "steps": list(code.recovery.steps),
+                "avoid": list(code.recovery.avoid),
+            },
+            "retry": None
+            if code.retry is None
+            else {
                 "policy": code.retry.policy.value,
                 "limit": code.retry.limit,
                 "delay_ms": facts.delay_ms,
@@ -468,12 +520,12 @@ class Registry:
             },
             "limits": list(code.limits),
             "related": list(code.related),
-            "http_status": code.http_status,
-            "jsonrpc_code": code.jsonrpc,
-            "since": code.since,
-            **code.lifecycle(),
-            "docs_url": self.docs_url(code),
         }
+        if self.uses("http"):
+            entry["http_status"] = self.http_status(code)
+        if self.uses("jsonrpc"):
+            entry["jsonrpc_code"] = code.jsonrpc
+        entry |= {"since": code.since, **code.lifecycle(), "docs_url": self.docs_url(code)}
         if code.rationale:
             entry["rationale"] = code.rationale
         if code.shape_reason:

@@ -10,9 +10,13 @@ import subprocess
 from pathlib import Path
 
 from ..config import Config, ConfigError
-from .loader import decode, load_text
+from ..diagnostics import InvalidInput
+from .loader import Mapping, Node, decode, load_file, load_text
 from .model import Registry
 from .validate import validate
+
+#: The sections that declare a registry's vocabulary, and the wires key of 'registry'.
+VOCABULARY = ("actors", "shapes", "recovery_kinds")
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
@@ -54,5 +58,32 @@ def read_side(spec: str, config: Config) -> tuple[bytes, str]:
 
 
 def load_side(spec: str, config: Config) -> Registry:
+    """The registry ``spec`` names. A revision written before registries declared their
+    vocabulary (no 'actors', 'shapes' or 'recovery_kinds', no 'registry.wires') is read with
+    the working registry's, so that a diff across that change compares codes, not formats."""
     data, name = read_side(spec, config)
-    return validate(load_text(decode(data, name), name), name)
+    root = load_text(decode(data, name), name)
+    return validate(_with_vocabulary(root, config), name)
+
+
+def _with_vocabulary(root: Node, config: Config) -> Node:
+    if not isinstance(root, Mapping) or any(key.value in VOCABULARY for key, _ in root.pairs):
+        return root
+    try:
+        donor = load_file(config.registry, config.display(config.registry))
+    except (InvalidInput, OSError):
+        return root  # nothing to lend: the old side is judged as it is
+    if not isinstance(donor, Mapping):
+        return root
+    lent = [(key, node) for key, node in donor.pairs if key.value in VOCABULARY]
+    meta = dict((key.value, node) for key, node in root.pairs).get("registry")
+    donor_meta = dict((key.value, node) for key, node in donor.pairs).get("registry")
+    if isinstance(meta, Mapping) and isinstance(donor_meta, Mapping):
+        wires = [(k, v) for k, v in donor_meta.pairs if k.value == "wires"]
+        if wires and not any(k.value == "wires" for k, _ in meta.pairs):
+            meta = Mapping(meta.mark, pairs=[*meta.pairs, *wires])
+            root = Mapping(
+                root.mark,
+                pairs=[(k, meta if k.value == "registry" else v) for k, v in root.pairs],
+            )
+    return Mapping(root.mark, pairs=[*root.pairs, *lent])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from .model import FIELD_COMPAT, FIELD_TYPES, RECOVERY_KINDS, Actor, ExtraField, RetryPolicy, Shape
+from .model import FIELD_COMPAT, FIELD_TYPES, WIRES, Envelope, ExtraField, RetryPolicy
 
 
 @dataclass(frozen=True)
@@ -40,32 +40,59 @@ class ObjectSchema:
         return {f.name: f for f in self.fields}
 
 
-def _values(enum: type[Shape] | type[Actor] | type[RetryPolicy]) -> tuple[str, ...]:
+def _values(enum: type[Envelope] | type[RetryPolicy]) -> tuple[str, ...]:
     return tuple(member.value for member in enum)
 
 
-SHAPES = _values(Shape)
-ACTORS = _values(Actor)
+ENVELOPES = _values(Envelope)
 RETRY_POLICIES = _values(RetryPolicy)
 PLACEHOLDER_TYPES = ("text", "integer")
 #: The per-code keys that are optional unless ``registry.required`` names them.
-POLICY_KEYS = ("meaning", "placeholders.description", "placeholders.example")
+POLICY_KEYS = (
+    "meaning",
+    "recovery",
+    "retry",
+    "placeholders.description",
+    "placeholders.example",
+)
 
 TOP = ObjectSchema(
     "registry file",
-    "The file has these sections, in this order; 'fields' may be left out.",
+    "The file has these sections; only 'registry', 'layers' and 'codes' are required. The "
+    "vocabulary sections ('actors', 'shapes', 'recovery_kinds') name what the registry's "
+    "codes may refer to: a registry without them has codes, messages and docs, and no "
+    "envelope code.",
     (
         Field("registry", "mapping", True, "What the registry is: name, version, locales, URLs."),
+        Field(
+            "actors",
+            "mapping of actor id to actor",
+            False,
+            "Who may have to act to clear a failure; a layer names one of them.",
+        ),
+        Field(
+            "shapes",
+            "mapping of shape id to shape",
+            False,
+            "How failures reach the caller. Declaring shapes gives the generated packages "
+            "envelope builders and readers.",
+        ),
+        Field(
+            "recovery_kinds",
+            "mapping of kind id to recovery kind",
+            False,
+            "The kinds of recovery a code's `recovery.kind` names, each with its summary.",
+        ),
         Field(
             "layers", "mapping of layer id to layer", True, "The failure layers, in reading order."
         ),
         Field("codes", "mapping of CODE to code", True, "The error codes, in reading order."),
-        Field("limits", "mapping of limit id to limit", True, "The configurable limits."),
+        Field("limits", "mapping of limit id to limit", False, "The configurable limits."),
         Field(
             "adapters",
             "mapping of adapter id to adapter",
-            True,
-            "How each transport presents the two result shapes.",
+            False,
+            "How each transport presents each result shape.",
         ),
         Field(
             "fields",
@@ -80,7 +107,7 @@ META = ObjectSchema(
     "registry",
     "Metadata of the whole registry.",
     (
-        Field("name", "identifier", True, "Short machine name, such as `surface`."),
+        Field("name", "identifier", True, "Short machine name, such as `billing`."),
         Field("title", "text", True, "The name readers see."),
         Field("version", "semver", True, "Version of the registry (MAJOR.MINOR.PATCH)."),
         Field("package", "identifier", True, "Import name of the generated Python package."),
@@ -92,8 +119,18 @@ META = ObjectSchema(
             "error_domain",
             "text",
             False,
-            "The domain in gRPC-style ErrorInfo details, such as `surface.example.com` "
+            "The domain in gRPC-style ErrorInfo details, such as `billing.example.com` "
             "(default: the registry's name).",
+        ),
+        Field(
+            "wires",
+            "list of wires",
+            False,
+            "The wires the codes are mapped onto: `http` (a status per code, in `http`) and "
+            "`jsonrpc` (an error number per code, in `jsonrpc`). A code of a shape that travels "
+            "in the error envelope must give a number for each; leave a wire out and its key "
+            "is refused.",
+            WIRES,
         ),
         Field(
             "required",
@@ -113,13 +150,18 @@ LAYER = ObjectSchema(
     (
         Field("title", "text", True, "Heading for the layer."),
         Field("proves", "text", True, "What a failure in this layer proves."),
-        Field("actor", "choice", True, "Who must act to clear the failure.", ACTORS),
+        Field(
+            "actor",
+            "actor id",
+            False,
+            "Who must act to clear the failure; required when the registry declares actors.",
+        ),
         Field(
             "shape",
-            "choice",
-            True,
-            "The result shape its codes use unless a code overrides it.",
-            SHAPES,
+            "shape id",
+            False,
+            "The result shape its codes use unless a code overrides it; required when the "
+            "registry declares shapes.",
         ),
         Field("description", "text", True, "Reference prose about the layer."),
     ),
@@ -167,7 +209,12 @@ RECOVERY = ObjectSchema(
     "recovery",
     "What to do after this failure.",
     (
-        Field("kind", "choice", True, "The kind of recovery.", tuple(RECOVERY_KINDS)),
+        Field(
+            "kind",
+            "recovery kind id",
+            False,
+            "The kind of recovery; required when the registry declares recovery kinds.",
+        ),
         Field("steps", "list of text", True, "The steps, in order."),
         Field("avoid", "list of text", False, "What not to do, such as repeating the same call."),
     ),
@@ -187,7 +234,7 @@ CODE = ObjectSchema(
     "An error code. Its name is stable forever.",
     (
         Field("layer", "layer id", True, "The layer the failure belongs to."),
-        Field("shape", "choice", False, "Result shape; defaults to the layer's.", SHAPES),
+        Field("shape", "shape id", False, "Result shape; defaults to the layer's."),
         Field(
             "shape_reason",
             "text",
@@ -227,16 +274,34 @@ CODE = ObjectSchema(
             "not to repeat. Plain English, separate from the UI copy; defaults to the recovery "
             "steps.",
         ),
-        Field("recovery", "recovery", True, "How to recover."),
-        Field("retry", "retry", True, "The retry policy."),
+        Field(
+            "recovery",
+            "recovery",
+            False,
+            "How to recover; required when `registry.required` names it.",
+        ),
+        Field(
+            "retry",
+            "retry",
+            False,
+            "Whether the same request may be sent again; required when `registry.required` "
+            "names it.",
+        ),
         Field("limits", "list of limit ids", False, "Limits involved in this failure."),
         Field("related", "list of codes", False, "Codes a reader should compare this one with."),
-        Field("http", "integer", False, "HTTP status; required for protocol-shaped codes only."),
+        Field(
+            "http",
+            "integer",
+            False,
+            "HTTP status, where `registry.wires` has `http`; required for codes whose shape "
+            "travels in the error envelope, refused for the others (they travel as 200).",
+        ),
         Field(
             "jsonrpc",
             "integer",
             False,
-            "JSON-RPC error code; required for protocol-shaped codes only.",
+            "JSON-RPC error code, where `registry.wires` has `jsonrpc`; required for codes "
+            "whose shape travels in the error envelope, refused for the others.",
         ),
         Field("since", "semver", True, "Registry version that introduced the code."),
         Field(
@@ -291,19 +356,55 @@ LIMIT = ObjectSchema(
 
 ADAPTER = ObjectSchema(
     "adapter",
-    "How one transport carries failures.",
+    "How one transport carries failures. Besides these keys, an adapter has one key per "
+    "declared shape, named by the shape's id, saying how the transport presents that shape.",
     (
         Field("title", "text", True, "Name of the transport."),
         Field("description", "text", True, "What the transport is."),
-        Field("protocol", "text", True, "How it presents a protocol failure `{ok: false, error}`."),
-        Field(
-            "action",
-            "text",
-            True,
-            "How it presents an action failure `{ok: true, result: {error}}`.",
-        ),
     ),
 )
+
+ACTOR = ObjectSchema(
+    "actor",
+    "A party that may have to act to clear a failure, such as an operator or a client.",
+    (Field("description", "text", True, "Who the actor is and what acting means for it."),),
+)
+
+SHAPE = ObjectSchema(
+    "shape",
+    "A result shape: how a failure reaches the caller.",
+    (
+        Field("title", "text", True, "Heading for the shape."),
+        Field(
+            "envelope",
+            "choice",
+            True,
+            "The envelope form it travels in: `error` is `{ok: false, error}`, `result` is "
+            "`{ok: true, result: {error}}`. Each form serves at most one shape.",
+            ENVELOPES,
+        ),
+        Field("proves", "text", True, "What a failure in this shape tells the caller."),
+        Field("description", "text", True, "Reference prose about the shape."),
+    ),
+)
+
+RECOVERY_KIND = ObjectSchema(
+    "recovery kind",
+    "A kind of recovery that several codes share.",
+    (Field("summary", "text", True, "The sentence that sums up what to do."),),
+)
+
+
+@lru_cache(maxsize=16)
+def adapter_schema(shapes: tuple[str, ...]) -> ObjectSchema:
+    """The schema of an adapter in a registry whose shapes are ``shapes``: one text key
+    each, saying how the transport presents that shape."""
+    extra = tuple(
+        Field(shape, "text", True, f"How it presents a failure of the shape `{shape}`.")
+        for shape in shapes
+    )
+    return ObjectSchema(ADAPTER.name, ADAPTER.doc, ADAPTER.fields + extra)
+
 
 EXTRA_FIELD = ObjectSchema(
     "field",
@@ -370,6 +471,9 @@ def code_schema(declared: tuple[ExtraField, ...]) -> ObjectSchema:
 ALL = (
     TOP,
     META,
+    ACTOR,
+    SHAPE,
+    RECOVERY_KIND,
     LAYER,
     CODE,
     MESSAGE,

@@ -1,16 +1,17 @@
 """Building and reading result envelopes.
 
-A failure travels in one of two shapes. A protocol failure means no action ran::
+Each result shape of the registry travels in one of two envelope forms. The error form says
+the exchange itself failed::
 
     {"ok": false, "error": {"code": ..., "message": ...}}
 
-An action failure means the call reached an action, which refused or failed::
+The result form carries a failure inside a result::
 
     {"ok": true, "result": {"error": {"code": ..., "message": ...}}}
 
-A client that checks only ``ok`` reports the second as success. :func:`classify` gives the
-three outcomes distinct values so that cannot happen, and the builders put each code in the
-shape the registry declares for it.
+A client that checks only ``ok`` reports the second as success. :func:`classify` gives
+success and each shape's failure distinct outcomes so that cannot happen, and the builders
+put each code in the shape the registry declares for it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from ._format import add_request_id, code_info, merge_params
 from ._format import check_params as check_params
 from ._format import fill as fill
 from ._format import source_template as source_template
-from .codes import CODES, CodeInfo, ErrorCode, Shape, _Value
+from .codes import CODES, FORM_OUTCOMES, CodeInfo, ErrorCode, Form, Shape
+from .codes import Outcome as Outcome
 from .i18n import message as localized_message
 
 
@@ -36,27 +38,27 @@ class _ErrorRequired(TypedDict):
 
 
 class ErrorBody(_ErrorRequired, total=False):
-    """The error object both shapes carry."""
+    """The error object both envelope forms carry."""
 
     params: dict[str, object]
     request_id: str
 
 
-class ProtocolFailure(TypedDict):
+class ErrorEnvelope(TypedDict):
     ok: Literal[False]
     error: ErrorBody
 
 
-class ActionError(TypedDict):
+class ResultError(TypedDict):
     error: ErrorBody
 
 
-class ActionFailure(TypedDict):
+class ResultEnvelope(TypedDict):
     ok: Literal[True]
-    result: ActionError
+    result: ResultError
 
 
-Envelope = ProtocolFailure | ActionFailure
+Envelope = ErrorEnvelope | ResultEnvelope
 
 
 class RegistryError(Exception):
@@ -73,17 +75,11 @@ class ShapeError(RegistryError, ValueError):
 
 
 class MalformedEnvelope(RegistryError, ValueError):
-    """An incoming envelope is not one of the two shapes, nor a success."""
+    """An incoming envelope is in neither envelope form, nor a success."""
 
 
 class RetiredCode(RegistryError, ValueError):
     """A retired code was built: it is kept for reading old envelopes, never emitted."""
-
-
-class Outcome(_Value):
-    SUCCESS = "success"
-    PROTOCOL_FAILURE = "protocol_failure"
-    ACTION_FAILURE = "action_failure"
 
 
 @dataclass(frozen=True)
@@ -100,7 +96,8 @@ class Classified:
 
     @property
     def ok(self) -> bool:
-        """True for success only: an action failure is not ok, whatever the envelope says."""
+        """True for success only: a failure inside a result is not ok, whatever the
+        envelope says."""
         return self.outcome is Outcome.SUCCESS
 
     @property
@@ -116,12 +113,7 @@ class Classified:
         """False when a known code arrived in the other shape than the registry declares."""
         if self.code is None:
             return True
-        expected = (
-            Outcome.PROTOCOL_FAILURE
-            if CODES[self.code].shape is Shape.PROTOCOL
-            else Outcome.ACTION_FAILURE
-        )
-        return self.outcome is expected
+        return self.outcome is FORM_OUTCOMES[CODES[self.code].form]
 
 
 def format_message(
@@ -155,7 +147,7 @@ def format_message(
     return text
 
 
-def _emittable(info: CodeInfo) -> None:
+def _emittable(info: CodeInfo, stacklevel: int) -> None:
     if info.retired_since is not None:
         raise RetiredCode(
             f"{info.code.value} is retired since {info.retired_since} and is no longer emitted"
@@ -165,7 +157,7 @@ def _emittable(info: CodeInfo) -> None:
         warnings.warn(
             f"{info.code.value} is deprecated since {info.deprecated_since}{instead}",
             DeprecationWarning,
-            stacklevel=4,
+            stacklevel=stacklevel + 1,
         )
 
 
@@ -175,8 +167,9 @@ def _body(
     request_id: str | None,
     locale: str | None,
     params: dict[str, object],
+    stacklevel: int,
 ) -> ErrorBody:
-    _emittable(info)
+    _emittable(info, stacklevel + 1)
     params = add_request_id(info, params, request_id)  # the message shows the same id
     check_params(info, params)  # also with a message of the caller's: params travel too
     if message is None:
@@ -192,51 +185,64 @@ def _body(
     return body
 
 
-def protocol_failure(
-    code: ErrorCode | str,
-    /,
-    *,
-    message: str | None = None,
-    request_id: str | None = None,
-    locale: str | None = None,
-    params: object = None,  # a Mapping; see _format.merge_params
-    **keywords: object,
-) -> ProtocolFailure:
-    """``{"ok": false, "error": ...}`` for a protocol-shaped code.
-
-    The message is the code's own, filled with the placeholder values (keyword arguments, the
-    ``params`` mapping, or both), in ``locale`` when one is given.
-    """
+def _of_shape(shape: Shape, code: ErrorCode | str) -> CodeInfo:
     info = code_info(code)
-    if info.shape is not Shape.PROTOCOL:
+    if info.shape is not shape:
         raise ShapeError(
-            f"{info.code.value} is an action failure; build it with action_failure(), "
-            'which puts it inside {"ok": true, "result": {"error": ...}}'
+            f"{info.code.value} has the shape '{info.shape.value}', not '{shape.value}'; "
+            f"build it with {info.shape.value}_failure(), or with failure(), which puts "
+            "each code in its own shape"
         )
-    values = merge_params(info, params, keywords)
-    return {"ok": False, "error": _body(info, message, request_id, locale, values)}
+    return info
 
 
-def action_failure(
+def _shaped(
+    shape: Shape,
     code: ErrorCode | str,
-    /,
-    *,
-    message: str | None = None,
-    request_id: str | None = None,
-    locale: str | None = None,
-    params: object = None,  # a Mapping; see _format.merge_params
-    **keywords: object,
-) -> ActionFailure:
-    """``{"ok": true, "result": {"error": ...}}`` for an action-shaped code, its placeholder
-    values given as for :func:`protocol_failure`."""
-    info = code_info(code)
-    if info.shape is not Shape.ACTION:
-        raise ShapeError(
-            f"{info.code.value} is a protocol failure; build it with "
-            'protocol_failure(), which answers {"ok": false, "error": ...}'
-        )
+    message: str | None,
+    request_id: str | None,
+    locale: str | None,
+    params: object,
+    keywords: dict[str, object],
+    stacklevel: int,
+) -> ErrorBody:
+    info = _of_shape(shape, code)
     values = merge_params(info, params, keywords)
-    return {"ok": True, "result": {"error": _body(info, message, request_id, locale, values)}}
+    return _body(info, message, request_id, locale, values, stacklevel + 1)
+
+
+def error_envelope(
+    shape: Shape,
+    code: ErrorCode | str,
+    *,
+    message: str | None,
+    request_id: str | None,
+    locale: str | None,
+    params: object,
+    keywords: dict[str, object],
+    stacklevel: int = 2,
+) -> ErrorEnvelope:
+    """``{"ok": false, "error": ...}`` for a code of ``shape``, a shape in the error form
+    (the builders named after the shapes call this)."""
+    body = _shaped(shape, code, message, request_id, locale, params, keywords, stacklevel + 1)
+    return {"ok": False, "error": body}
+
+
+def result_envelope(
+    shape: Shape,
+    code: ErrorCode | str,
+    *,
+    message: str | None,
+    request_id: str | None,
+    locale: str | None,
+    params: object,
+    keywords: dict[str, object],
+    stacklevel: int = 2,
+) -> ResultEnvelope:
+    """``{"ok": true, "result": {"error": ...}}`` for a code of ``shape``, a shape in the
+    result form."""
+    body = _shaped(shape, code, message, request_id, locale, params, keywords, stacklevel + 1)
+    return {"ok": True, "result": {"error": body}}
 
 
 def failure(
@@ -251,18 +257,16 @@ def failure(
 ) -> Envelope:
     """The envelope for a code, in the shape the registry declares for it.
 
-    Placeholder values come as keyword arguments, in the ``params`` mapping, or both; a name
-    that cannot be a keyword argument (``class``, ``message``) goes in ``params``.
+    The message is the code's own, filled with the placeholder values (keyword arguments, the
+    ``params`` mapping, or both), in ``locale`` when one is given; a name that cannot be a
+    keyword argument (``class``, ``message``) goes in ``params``.
     """
     info = code_info(code)
     values = merge_params(info, params, keywords)
-    if info.shape is Shape.PROTOCOL:
-        return protocol_failure(
-            code, message=message, request_id=request_id, locale=locale, params=values
-        )
-    return action_failure(
-        code, message=message, request_id=request_id, locale=locale, params=values
-    )
+    body = _body(info, message, request_id, locale, values, 2)
+    if info.form is Form.ERROR:
+        return {"ok": False, "error": body}
+    return {"ok": True, "result": {"error": body}}
 
 
 def _error(value: object, where: str) -> tuple[Mapping[str, object], str]:
@@ -277,10 +281,10 @@ def _error(value: object, where: str) -> tuple[Mapping[str, object], str]:
 
 
 def classify(envelope: object) -> Classified:
-    """Tell success, protocol failure and action failure apart.
+    """Tell success and the failures of each shape apart.
 
-    A code this registry does not know is classified by the shape it arrived in, with
-    ``code=None``; an envelope that is neither shape raises :class:`MalformedEnvelope`.
+    A code this registry does not know is classified by the envelope form it arrived in,
+    with ``code=None``; an envelope in neither form raises :class:`MalformedEnvelope`.
 
     Under ``"ok": true``, a result without an ``error`` member, or with ``null`` or ``false``
     there, is a success. Any other ``error`` value must be an object with a non-empty
@@ -295,7 +299,7 @@ def classify(envelope: object) -> Classified:
         raise MalformedEnvelope("an envelope needs 'ok': true or false")
     if ok is False:
         error, raw = _error(envelope.get("error"), "'error' of an envelope with ok: false")
-        outcome = Outcome.PROTOCOL_FAILURE
+        form = Form.ERROR
     else:
         if "result" not in envelope:
             raise MalformedEnvelope("an envelope with ok: true needs a 'result'")
@@ -304,7 +308,10 @@ def classify(envelope: object) -> Classified:
         if reported is None or reported is False:
             return Classified(Outcome.SUCCESS, result=result)  # no error, or one said to be none
         error, raw = _error(reported, "'result.error' of an envelope with ok: true")
-        outcome = Outcome.ACTION_FAILURE
+        form = Form.RESULT
+    outcome = FORM_OUTCOMES.get(form)
+    if outcome is None:
+        raise MalformedEnvelope(f"no shape of this registry travels in the {form.value} form")
     message = error.get("message")
     try:
         code: ErrorCode | None = ErrorCode(raw)

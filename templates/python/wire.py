@@ -24,7 +24,17 @@ import re
 from collections.abc import Mapping
 
 from ._format import add_request_id, check_params, code_info, merge_params
-from .codes import CODES, ERROR_DOMAIN, LAYERS, CodeInfo, ErrorCode, Retry, Shape
+from .codes import (
+    CODES,
+    ERROR_DOMAIN,
+    FORM_OUTCOMES,
+    LAYERS,
+    SHAPES,
+    CodeInfo,
+    ErrorCode,
+    Form,
+    Retry,
+)
 from .envelope import Classified, Envelope, MalformedEnvelope, Outcome, classify
 from .i18n import translator
 
@@ -45,6 +55,8 @@ _BRACKET_STEP = str.maketrans("[{]}", "\x01\x01\xff\xff")  # +1 in, -1 out, as s
 #: The range of a google.protobuf.Duration, in seconds either way.
 _DURATION_MAX_SECONDS = 315_576_000_000
 _NANOS = 1_000_000_000
+#: What classify() says of an envelope with ``"ok": false``.
+_ERROR_OUTCOME = FORM_OUTCOMES.get(Form.ERROR)
 
 
 def recovery_hint(code: ErrorCode | str) -> str:
@@ -113,9 +125,9 @@ def _problem(
         "detail": words.message(info.code, params=params),
         "code": info.code.value,
         "layer": info.layer.value,
-        "retry": info.retry.value,
+        "retry": info.retry.value if info.retry is not None else None,
     }
-    if info.shape is Shape.PROTOCOL:  # an action failure travels in a 200: no error status
+    if info.form is Form.ERROR:  # a failure inside a result travels in a 200: no error status
         problem["status"] = info.http_status
     if instance is not None:
         problem["instance"] = instance
@@ -178,7 +190,8 @@ def to_error_details(
     delay = _retry_delay(info, values) if info.retry is Retry.BOUNDED else None
     metadata = {name: str(value) for name, value in values.items()}
     metadata["layer"] = info.layer.value
-    metadata["retry"] = info.retry.value
+    if info.retry is not None:
+        metadata["retry"] = info.retry.value
     if info.retry_attempts is not None:
         metadata["max_attempts"] = str(info.retry_attempts)
     if request_id is not None:
@@ -273,12 +286,12 @@ def from_error_details(details: object) -> ErrorCode | None:
 
 
 def to_http(envelope: Envelope) -> tuple[int, dict[str, str], bytes]:
-    """Status, headers and body: a protocol failure with its code's status, an action
-    failure as 200 OK with the error inside the result."""
+    """Status, headers and body: a failure in the error form with its code's status, one
+    inside a result as 200 OK with the error inside the result."""
     outcome = classify(envelope)
     status = (
         200
-        if outcome.code is None and outcome.outcome is not Outcome.PROTOCOL_FAILURE
+        if outcome.code is None and outcome.outcome is not _ERROR_OUTCOME
         else (CODES[outcome.code].http_status if outcome.code is not None else 500)
     )
     body = json.dumps(envelope, ensure_ascii=False, sort_keys=True).encode("utf-8")
@@ -331,9 +344,9 @@ def from_http(
     except (ValueError, RecursionError) as exc:  # a max_depth deeper than the stack allows
         raise MalformedEnvelope(f"the HTTP body is not JSON: {exc}") from None
     outcome = classify(envelope)
-    if outcome.outcome is Outcome.PROTOCOL_FAILURE and status < 400:
-        raise MalformedEnvelope(f"a protocol failure came with HTTP {status}")
-    if outcome.outcome is not Outcome.PROTOCOL_FAILURE and status >= 400:
+    if outcome.outcome is _ERROR_OUTCOME and status < 400:
+        raise MalformedEnvelope(f"an envelope with ok: false came with HTTP {status}")
+    if outcome.outcome is not _ERROR_OUTCOME and status >= 400:
         raise MalformedEnvelope(f"HTTP {status} came with an envelope that is not a failure")
     return outcome
 
@@ -360,12 +373,12 @@ def _agent_data(outcome: Classified) -> dict[str, object]:
 
 
 def to_mcp(envelope: Envelope, rpc_id: JsonRpcId = None) -> dict[str, object]:
-    """A JSON-RPC response: an error object for a protocol failure, a tool result marked
-    ``isError`` for an action failure. Both carry the recovery hint for the agent."""
+    """A JSON-RPC response: an error object for a failure in the error form, a tool result
+    marked ``isError`` for one inside a result. Both carry the recovery hint for the agent."""
     outcome = classify(envelope)
     data = _agent_data(outcome)
     info = _known(outcome)
-    if outcome.outcome is Outcome.PROTOCOL_FAILURE:
+    if outcome.outcome is _ERROR_OUTCOME:
         return {
             "jsonrpc": "2.0",
             "id": rpc_id,
@@ -413,13 +426,15 @@ def from_mcp(message: Mapping[str, object]) -> Classified:
 def _tool_text(outcome: Classified) -> str:
     info = _known(outcome)
     layer = LAYERS[info.layer].title
-    where = "No action ran." if info.shape is Shape.PROTOCOL else "The call reached the page."
+    where = SHAPES[info.shape].proves
     if info.retry is Retry.BOUNDED:
         retry = f"a retry is allowed (at most {info.retry_attempts} attempts in all)"
     elif info.retry is Retry.AFTER_FIX:
         retry = "retry only after the cause is fixed"
-    else:
+    elif info.retry is Retry.NEVER:
         retry = "do not retry"
+    else:
+        retry = "no retry policy is given"
     lines = [f"Error {info.code.value} ({layer} layer; {retry}). {where}"]
     if outcome.message:
         lines.append(outcome.message)

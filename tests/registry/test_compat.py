@@ -422,7 +422,10 @@ def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> Non
     assert (
         "app/main.py:10:38: error: 'DOOR_JAMMED' is not a code of codes.yaml (compared with .code)"
     ) in result.out
-    assert "codes.yaml:33:3: error: ITEMS_REFUSED is never used in 2 scanned files" in result.out
+    line = BASE.splitlines().index("  ITEMS_REFUSED:") + 1
+    assert (
+        f"codes.yaml:{line}:3: error: ITEMS_REFUSED is never used in 2 scanned files" in result.out
+    )
     assert "app/broken.py:1:5: error: cannot parse" in result.out
     assert "DOOR_OPENED" not in result.out
     data = json.loads(run("usage", "app", "--format", "json", cwd=root).out)
@@ -464,3 +467,33 @@ def test_check_against_reports_the_version_when_outputs_are_stale_too(
     assert unreadable.code == 1
     assert "unknown keyword 'nonsense'" in unreadable.err
     assert "needs version 2.0.0 or later, not 1.2.0" in unreadable.err
+
+
+def test_a_shape_moved_to_the_other_envelope_breaks_its_codes() -> None:
+    wireless = BASE.replace("  wires: [http, jsonrpc]\n", "").replace(
+        "    http: 403\n    jsonrpc: -32050\n", ""
+    )
+    moved = wireless.replace("envelope: result\n", "envelope: ERROR\n")
+    moved = moved.replace("envelope: error\n", "envelope: result\n").replace("ERROR", "error")
+    found = [(c.entity, c.name, c.field, c.severity) for c in changes(wireless, moved)]
+    assert ("shape", "protocol", "envelope", "breaking") in found
+    assert ("shape", "action", "envelope", "breaking") in found
+
+
+def test_a_revision_from_before_the_vocabulary_reads_with_the_working_one(
+    run: Run, tmp_path: Path
+) -> None:
+    """A codes.yaml written before registries declared actors, shapes, recovery kinds and
+    wires is compared with the working registry's vocabulary: no change is reported for the
+    move itself, and a real change is still found."""
+    root = make_project(tmp_path / "p", BASE)
+    start = BASE.index("  wires: [http, jsonrpc]\n")
+    old = BASE[:start] + BASE[BASE.index("layers:\n") :]
+    old = old.replace("  wires: [http, jsonrpc]\n", "")
+    (root / "old.yaml").write_text(old, "utf-8")
+    result = run("diff", "old.yaml", cwd=root)
+    assert result.code == 0 and "no changes" in result.out, result.out + result.err
+    (root / "old.yaml").write_text(old.replace("http: 403", "http: 401"), "utf-8")
+    result = run("diff", "old.yaml", "--format", "json", cwd=root)
+    changed = json.loads(result.out)["changes"]
+    assert [(c["name"], c["field"]) for c in changed] == [("DOOR_CLOSED", "http")]

@@ -48,7 +48,7 @@ def odd(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 def _with_params(module: ModuleType) -> list[tuple[str, Callable[..., object]]]:
     """Every public function (and method) of the package that takes placeholders as keywords."""
     found: list[tuple[str, Callable[..., object]]] = []
-    for part in ("envelope", "i18n", "wire", "codes"):
+    for part in ("envelope", "shapes", "i18n", "wire", "codes"):
         owner = getattr(module, part)
         values = list(vars(owner).items())
         values += [
@@ -73,8 +73,8 @@ def test_every_function_taking_placeholders_as_keywords_takes_a_params_mapping()
     names = {name for name, _ in functions}
     assert {
         "envelope.failure",
-        "envelope.protocol_failure",
-        "envelope.action_failure",
+        "shapes.protocol_failure",
+        "shapes.action_failure",
         "envelope.format_message",
         "i18n.message",
         "i18n.Translator.message",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import surface_errors as se
-from generator.registry.model import Actor, RetryPolicy, Shape
+from generator.registry.model import RetryPolicy
 from generator.registry.validate import load_registry
 
 from ..conftest import ROOT
@@ -60,9 +60,11 @@ def test_every_code_round_trips_through_its_declared_shape(code: str) -> None:
 
 
 def test_builders_refuse_a_code_in_the_wrong_shape() -> None:
-    with pytest.raises(se.ShapeError, match="PERMISSION_DENIED is an action failure"):
+    wrong = "PERMISSION_DENIED has the shape 'action', not 'protocol'; build it with action_"
+    with pytest.raises(se.ShapeError, match=wrong):
         se.protocol_failure(se.ErrorCode.PERMISSION_DENIED, action="x")
-    with pytest.raises(se.ShapeError, match="INVALID_REQUEST is a protocol failure"):
+    wrong = "INVALID_REQUEST has the shape 'protocol', not 'action'; build it with protocol_"
+    with pytest.raises(se.ShapeError, match=wrong):
         se.action_failure("INVALID_REQUEST")
 
 
@@ -201,8 +203,15 @@ def test_every_exception_the_package_defines_shares_one_base() -> None:
         se.classify([])
 
 
-def test_the_enums_the_generator_defines_are_rendered_from_it() -> None:
-    """Shape, Actor and Retry come from the generator's own enums, member for member, so a
-    change there reaches the package instead of leaving a stale hand-made copy."""
-    for runtime, generator in ((se.Shape, Shape), (se.Actor, Actor), (se.Retry, RetryPolicy)):
-        assert [(m.name, m.value) for m in runtime] == [(m.name, m.value) for m in generator]
+def test_the_enums_are_rendered_from_the_registry_and_the_generator() -> None:
+    """Shape, Actor and Recovery come from the registry's own vocabulary, Retry from the
+    generator's policies, member for member, so neither can leave a stale hand-made copy."""
+    registry = load_registry(ROOT / "codes.yaml", "codes.yaml")
+    pairs = (
+        (se.Shape, [x.id for x in registry.shapes]),
+        (se.Actor, [x.id for x in registry.actors]),
+        (se.Recovery, [x.id for x in registry.recovery_kinds]),
+        (se.Retry, [m.value for m in RetryPolicy]),
+    )
+    for runtime, values in pairs:
+        assert [(m.name, m.value) for m in runtime] == [(v.upper(), v) for v in values]

@@ -25,11 +25,11 @@ def declared(registry: Registry, name: str) -> dict[str, object]:
     return {
         "code": code.name,
         "layer": code.layer,
-        "shape": code.shape.value,
-        "recovery": code.recovery.kind,
-        "retry": code.retry.policy.value,
-        "retry_limit": code.retry.limit,
-        "http_status": code.http_status,
+        "shape": code.shape,
+        "recovery": code.recovery.kind if code.recovery else None,
+        "retry": code.retry.policy.value if code.retry else None,
+        "retry_limit": code.retry.limit if code.retry else None,
+        "http_status": registry.http_status(code),
         "jsonrpc_code": code.jsonrpc,
         "placeholders": code.placeholder_names,
         "count": code.message.count,
@@ -97,3 +97,17 @@ def test_lifecycle_fields_are_read_from_the_table(
     for code in registry.codes:
         info = module.CODES[module.ErrorCode(code.name)]
         assert as_read(module, info) == declared(registry, code.name)
+
+
+def test_a_deprecation_warning_points_at_the_callers_line(tmp_path: Path) -> None:
+    """failure() and each shape's builder warn about a deprecated code at the line that
+    built it, not inside the package."""
+    import warnings
+
+    _, module = generated(tmp_path, bump(MINIMAL.replace(*DEPRECATE), "1.3.0"), "warn_errors")
+    for build in (module.failure, module.protocol_failure):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            build(module.ErrorCode.DOOR_CLOSED)
+        assert [w.category for w in caught] == [DeprecationWarning]
+        assert caught[0].filename == __file__, (build.__name__, caught[0].filename)

@@ -29,7 +29,7 @@ from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
 from ...names import header as header_line
 from ...registry import placeholders, schema
-from ...registry.model import RECOVERY_KINDS, Code, ExtraField, Registry, Shape
+from ...registry.model import Code, Envelope, ExtraField, Registry
 from ...registry.validate import semver
 from .. import Files
 from ..render import render
@@ -50,6 +50,24 @@ PAGES = {
     "progress": "the page of translation progress",
 }
 ASSETS = ("errorbook.js", "errorbook.css")
+
+
+def after_sentence(text: object) -> str:
+    """What goes between a sentence and the next: nothing after a full-width stop (Chinese
+    and Japanese set no space there), else a space."""
+    return "" if str(text).rstrip().endswith(("\u3002", "\uff01", "\uff1f")) else " "
+
+
+def site_pages(registry: Registry) -> dict[str, str]:
+    """The pages of :data:`PAGES` that ``registry`` has content for: no page of shapes,
+    limits, transports or recovery for a registry that declares none."""
+    has = {
+        "shapes": bool(registry.shapes),
+        "limits": bool(registry.limits),
+        "adapters": bool(registry.adapters),
+        "recovery": any(code.recovery for code in registry.codes),
+    }
+    return {name: what for name, what in PAGES.items() if has.get(name, True)}
 
 
 @dataclass(frozen=True)
@@ -280,28 +298,30 @@ def example_message(code: Code, forms: tuple[str, ...] | None) -> str:
     return placeholders.fill(template, params) or placeholders.fill(source, params) or source
 
 
-def envelope(code: Code, message: str) -> dict[str, object]:
+def envelope(registry: Registry, code: Code, message: str) -> dict[str, object]:
     body: dict[str, object] = {"code": code.name, "message": message}
     params = _example_params(code)
     if params:
         body["params"] = params
-    return _enveloped(code.shape, body)
+    return _enveloped(registry.envelope(code), body)
 
 
-def _enveloped(shape: Shape, error: dict[str, object]) -> dict[str, object]:
-    """``error`` inside the envelope ``shape`` gives it."""
-    if shape is Shape.PROTOCOL:
+def _enveloped(form: Envelope | None, error: dict[str, object]) -> dict[str, object]:
+    """``error`` inside the envelope ``form``; the error object alone without one."""
+    if form is Envelope.ERROR:
         return {"ok": False, "error": error}
-    return {"ok": True, "result": {"error": error}}
+    if form is Envelope.RESULT:
+        return {"ok": True, "result": {"error": error}}
+    return error
 
 
-def shape_example(registry: Registry, shape: Shape) -> str:
+def shape_example(registry: Registry, shape: str) -> str:
     """The envelope the shapes page shows for ``shape``, around the registry's own example
     code (:meth:`Registry.example`), so that no registry's site shows another's codes. A
     shape that no code has shows '...' in place of a code."""
     code = registry.example(shape)
     error: dict[str, object] = {"code": code.name if code else "...", "message": "..."}
-    return markdown.json_block(_enveloped(shape, error))
+    return markdown.json_block(_enveloped(registry.shape(shape).envelope, error))
 
 
 def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[Code]]]]:
@@ -364,12 +384,13 @@ def _code_page_keys(
         repr(sorted(chrome.items())),
         repr(registry.adapters),
         repr(registry.fields),
+        repr((registry.shapes, registry.recovery_kinds, registry.actors, registry.meta.wires)),
     )
 
     def key(code: Code) -> str:
         shared = (
             f"layer.{code.layer}.title",
-            f"recovery.{code.recovery.kind}",
+            f"recovery.{code.recovery.kind if code.recovery else ''}",
             *(f"limit.{limit}.bounds" for limit in code.limits),
         )
         prose = sorted(
@@ -424,7 +445,7 @@ def emit(
         context = _context(registry, page, languages, progress, totals, t, pages)
         context["tp"] = _plain(chrome)
         root = PurePosixPath(site_dir) / "docs" / lang
-        for name, what in PAGES.items():
+        for name, what in site_pages(registry).items():
             page.fallback.clear()
             body = render(env, f"site/{name.replace('/index', '')}.md.j2", **context).decode()
             data = _stamp(_with_note(body, page, t), header).encode()
@@ -627,7 +648,7 @@ def _context(
 
     def example(code: Code) -> str:
         forms = page.ui.get(code.name)
-        return markdown.json_block(envelope(code, example_message(code, forms)))
+        return markdown.json_block(envelope(registry, code, example_message(code, forms)))
 
     def extra(code: Code, declared: ExtraField) -> Raw:
         """A code's value of a declared field as inline Markdown; a dash when it has none."""
@@ -670,11 +691,13 @@ def _context(
         "ui_message": ui_message,
         "example": example,
         "extra": extra,
-        "recovery_kinds": RECOVERY_KINDS,
+        "recovery_kinds": {kind.id: kind.summary for kind in registry.recovery_kinds},
         "schemas": schema.ALL,
         "diagnostic_ids": DIAGNOSTIC_IDS,
         "progress": rows,
-        "shape_example": {shape.value: shape_example(registry, shape) for shape in Shape},
+        "has_page": site_pages(registry),
+        "after": after_sentence,
+        "shape_example": {shape.id: shape_example(registry, shape.id) for shape in registry.shapes},
         "pages": {name: _title(text) for name, text in pages.items()},
         "t": t,
         "Raw": Raw,

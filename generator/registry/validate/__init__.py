@@ -13,15 +13,16 @@ import from ``registry.validate``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from ...diagnostics import Diagnostics, InvalidInput
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, load_file, load_text
 from ..model import Registry
-from .codes import check_replacements, read_code
+from .codes import Vocabulary, check_replacements, read_code
 from .extras import read_declarations
 from .messages import MAX_MESSAGE
 from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta
@@ -33,7 +34,15 @@ from .names import (
     TAKEN_PAGES,
     section,
 )
-from .sections import read_adapter, read_layer, read_limit
+from .sections import (
+    check_envelopes,
+    read_actor,
+    read_adapter,
+    read_kind,
+    read_layer,
+    read_limit,
+    read_shape,
+)
 from .versions import SEMVER, semver, version_alone
 
 __all__ = [
@@ -56,6 +65,8 @@ __all__ = [
     "validate",
 ]
 
+
+T = TypeVar("T")
 
 #: The most codes one registry may hold; a larger one is refused before its codes are read.
 MAX_CODES = 50_000
@@ -87,6 +98,17 @@ def validate(root: Node, path: str) -> Registry:
         raise InvalidInput(found)
     meta = read_meta(top, found)
     version = meta.version if meta is not None else version_alone(top)
+    actor_nodes = section(top, "actors", "actor", found)
+    actors = _valid(read_actor(k, v, found) for k, v in actor_nodes)
+    shape_nodes = section(top, "shapes", "shape", found)
+    shapes = _valid(read_shape(k, v, found) for k, v in shape_nodes)
+    check_envelopes(shapes, found)
+    kind_nodes = section(top, "recovery_kinds", "recovery kind", found)
+    kinds = _valid(read_kind(k, v, found) for k, v in kind_nodes)
+    # Names are checked against every declared entry, valid or not, as references below are.
+    actor_ids = tuple(key.value for key, _ in actor_nodes)
+    shape_ids = tuple(key.value for key, _ in shape_nodes)
+    kind_ids = tuple(key.value for key, _ in kind_nodes)
     layer_nodes = section(top, "layers", "layer", found)
     limit_nodes = section(top, "limits", "limit", found)
     adapter_nodes = section(top, "adapters", "adapter", found)
@@ -101,9 +123,15 @@ def validate(root: Node, path: str) -> Registry:
             "split the registry by system",
         )
         raise InvalidInput(found)
-    layers = [read_layer(k, v, found) for k, v in layer_nodes]
+    layers = [read_layer(k, v, found, actor_ids, shape_ids) for k, v in layer_nodes]
     limits = [read_limit(k, v, found) for k, v in limit_nodes]
-    adapters = [read_adapter(k, v, found) for k, v in adapter_nodes]
+    adapters = [read_adapter(k, v, found, shape_ids) for k, v in adapter_nodes]
+    vocabulary = Vocabulary(
+        shapes={x.id: x for x in shapes},
+        shape_ids=shape_ids,
+        kind_ids=kind_ids,
+        wires=meta.wires if meta is not None else (),
+    )
     # References are checked against every defined name, valid or not, so that one broken
     # limit or layer does not make each code that names it report a second, false problem.
     layer_map = {layer.id: layer for layer in layers if layer is not None}
@@ -122,6 +150,7 @@ def validate(root: Node, path: str) -> Registry:
             declared,
             found,
             meta.required if meta is not None else (),
+            vocabulary,
         )
         for key, node in code_nodes
     ]
@@ -135,5 +164,12 @@ def validate(root: Node, path: str) -> Registry:
         limits=tuple(x for x in limits if x is not None),
         adapters=tuple(x for x in adapters if x is not None),
         fields=declared,
+        actors=tuple(actors),
+        shapes=tuple(shapes),
+        recovery_kinds=tuple(kinds),
         path=path,
     )
+
+
+def _valid(items: Iterable[T | None]) -> list[T]:
+    return [x for x in items if x is not None]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ...diagnostics import Diagnostics
 from .. import schema
 from ..fields import Fields
@@ -9,6 +11,7 @@ from ..loader import Node, Scalar, Sequence
 from ..model import (
     Code,
     Deprecation,
+    Envelope,
     ExtraField,
     Layer,
     Recovery,
@@ -20,10 +23,22 @@ from ..model import (
 from .extras import read_values
 from .messages import read_message, read_placeholders
 from .names import reference_ok
+from .sections import vocabulary_ok
 from .versions import semver, semver_field
 
 #: JSON-RPC 2.0 reserves -32768..-32000; only these and the server range may be used there.
 JSONRPC_PREDEFINED = {-32700, -32600, -32601, -32602, -32603}
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """What the registry declared that a code may name: its shapes (by id, the valid ones),
+    every declared shape and recovery kind id, and the wires it uses."""
+
+    shapes: dict[str, Shape] = field(default_factory=dict)
+    shape_ids: tuple[str, ...] = ()
+    kind_ids: tuple[str, ...] = ()
+    wires: tuple[str, ...] = ()
 
 
 def check_replacements(codes: list[Code], found: Diagnostics) -> None:
@@ -51,7 +66,9 @@ def read_code(
     extra_fields: tuple[ExtraField, ...],
     found: Diagnostics,
     required: tuple[str, ...] = (),
+    words: Vocabulary | None = None,
 ) -> Code | None:
+    words = words or Vocabulary()
     name = key.value
     where = f"code {name}"
     f = Fields(node, schema.code_schema(extra_fields), found, where, key.mark)
@@ -75,18 +92,25 @@ def read_code(
     ):
         layer = layers.get(layer_id)  # None when the layer itself is invalid
 
-    shape_value = f.choice("shape")
+    shape_value = vocabulary_ok(
+        f,
+        "shape",
+        "shape",
+        words.shape_ids,
+        where,
+        found,
+        inherited=True,  # from the layer
+    )
     shape_reason = f.text("shape_reason") or ""
-    shape = Shape(shape_value) if shape_value else (layer.shape if layer else None)
-    if layer is not None and shape is not None and shape is not layer.shape and not shape_reason:
+    shape = shape_value or (layer.shape if layer else None)
+    if layer is not None and shape is not None and shape != layer.shape and not shape_reason:
         found.error(
             "E-SHAPE-REASON-MISSING",
             f.mark("shape"),
-            f"{where} has shape '{shape.value}' but its layer "
-            f"'{layer.id}' uses '{layer.shape.value}'",
+            f"{where} has shape '{shape}' but its layer '{layer.id}' uses '{layer.shape}'",
             "add 'shape_reason:' to say why this code differs, or remove 'shape:'",
         )
-    if shape_reason and layer is not None and shape is layer.shape:
+    if shape_reason and layer is not None and shape == layer.shape:
         found.error(
             "E-SHAPE-REASON-UNNEEDED",
             f.mark("shape_reason"),
@@ -96,47 +120,11 @@ def read_code(
 
     declared, declared_names = read_placeholders(f, where, found, required)
     message = read_message(f, where, declared, declared_names, found)
+    declared_shape = words.shapes.get(shape) if shape is not None else None
+    envelope = declared_shape.envelope if declared_shape is not None else None
+    http, jsonrpc = read_wires(f, where, envelope, words.wires, key, found)
 
-    http, jsonrpc = f.integer("http"), f.integer("jsonrpc")
-    if shape is Shape.PROTOCOL:
-        for field_name, value in (("http", http), ("jsonrpc", jsonrpc)):
-            if value is None and not f.has(field_name):
-                found.error(
-                    "E-STATUS-MISSING",
-                    key.mark,
-                    f"{where} is protocol-shaped but has no '{field_name}'",
-                    f"add '{field_name}:' with the status its transport answers",
-                )
-        if http is not None and not 400 <= http <= 599:
-            found.error(
-                "E-STATUS-HTTP-NOT-ERROR",
-                f.mark("http"),
-                f"{where} has HTTP status {http}, which is not an error",
-                "use a 4xx status for the client's fault or 5xx for the server's",
-            )
-        if (
-            jsonrpc is not None
-            and -32768 <= jsonrpc <= -32000
-            and not (jsonrpc in JSONRPC_PREDEFINED or -32099 <= jsonrpc <= -32000)
-        ):
-            found.error(
-                "E-STATUS-JSONRPC-RESERVED",
-                f.mark("jsonrpc"),
-                f"{where} uses JSON-RPC code {jsonrpc}, which JSON-RPC 2.0 reserves",
-                "use a predefined code or one from -32099 to -32000",
-            )
-    elif shape is Shape.ACTION:
-        for field_name in ("http", "jsonrpc"):
-            if f.has(field_name):
-                found.error(
-                    "E-STATUS-ON-ACTION",
-                    f.mark(field_name),
-                    f"{where} is action-shaped, so it has no '{field_name}' of its own",
-                    "remove it: an action failure travels inside {ok: true} as HTTP 200 "
-                    "and as a JSON-RPC result",
-                )
-
-    recovery = read_recovery(f, where, found)
+    recovery = read_recovery(f, where, words.kind_ids, found)
     retry = read_retry(f, where, limit_ids, found)
     limits: list[str] = []
     for limit_id, mark in f.text_list("limits"):
@@ -181,10 +169,10 @@ def read_code(
     if (
         len(found.items) > before
         or layer is None
-        or shape is None
+        or (shape is None and bool(words.shape_ids))
         or message is None
-        or recovery is None
-        or retry is None
+        or (recovery is None and f.has("recovery"))
+        or (retry is None and f.has("retry"))
         or since is None
     ):
         return None  # the problem is reported already, here or where the layer is defined
@@ -282,14 +270,75 @@ def read_lifecycle(
     return deprecation, retirement
 
 
-def read_recovery(f: Fields, where: str, found: Diagnostics) -> Recovery | None:
+def read_wires(
+    f: Fields,
+    where: str,
+    envelope: Envelope | None,
+    wires: tuple[str, ...],
+    key: Scalar,
+    found: Diagnostics,
+) -> tuple[int | None, int | None]:
+    """The code's HTTP status and JSON-RPC number, on the wires the registry uses: given
+    for a failure that travels in the error envelope, absent for one inside a result."""
+    http, jsonrpc = f.integer("http"), f.integer("jsonrpc")
+    for name in ("http", "jsonrpc"):
+        if f.has(name) and name not in wires:
+            found.error(
+                "E-WIRE-UNDECLARED",
+                f.mark(name),
+                f"{where} gives '{name}', but 'registry.wires' does not name that wire",
+                f"add {name} to 'registry.wires', or remove '{name}:'",
+            )
+    if envelope is Envelope.ERROR:
+        for name in wires:
+            if not f.has(name):
+                found.error(
+                    "E-STATUS-MISSING",
+                    key.mark,
+                    f"{where} travels in the error envelope but has no '{name}'",
+                    f"add '{name}:' with the status its transport answers",
+                )
+        if http is not None and not 400 <= http <= 599:
+            found.error(
+                "E-STATUS-HTTP-NOT-ERROR",
+                f.mark("http"),
+                f"{where} has HTTP status {http}, which is not an error",
+                "use a 4xx status for the client's fault or 5xx for the server's",
+            )
+        if (
+            jsonrpc is not None
+            and -32768 <= jsonrpc <= -32000
+            and not (jsonrpc in JSONRPC_PREDEFINED or -32099 <= jsonrpc <= -32000)
+        ):
+            found.error(
+                "E-STATUS-JSONRPC-RESERVED",
+                f.mark("jsonrpc"),
+                f"{where} uses JSON-RPC code {jsonrpc}, which JSON-RPC 2.0 reserves",
+                "use a predefined code or one from -32099 to -32000",
+            )
+    elif envelope is Envelope.RESULT:
+        for name in wires:
+            if f.has(name):
+                found.error(
+                    "E-STATUS-ON-ACTION",
+                    f.mark(name),
+                    f"{where} travels inside a result, so it has no '{name}' of its own",
+                    "remove it: a failure inside a result travels inside {ok: true}, as HTTP "
+                    "200 and as a JSON-RPC result",
+                )
+    return (http if "http" in wires else None), (jsonrpc if "jsonrpc" in wires else None)
+
+
+def read_recovery(
+    f: Fields, where: str, kinds: tuple[str, ...], found: Diagnostics
+) -> Recovery | None:
     node = f.node("recovery")
     if node is None:
         return None
     r = Fields(node, schema.RECOVERY, found, f"the recovery of {where}")
     if not r.valid:
         return None
-    kind = r.choice("kind")
+    kind = vocabulary_ok(r, "kind", "recovery kind", kinds, f"the recovery of {where}", found)
     steps = [text for text, _ in r.text_list("steps")]
     avoid = [text for text, _ in r.text_list("avoid")]
     steps_node = r.node("steps")
@@ -301,7 +350,7 @@ def read_recovery(f: Fields, where: str, found: Diagnostics) -> Recovery | None:
             "list at least one",
         )
         return None
-    if kind is None or not steps:
+    if (kind is None and bool(kinds)) or not steps:
         return None
     return Recovery(kind=kind, steps=tuple(steps), avoid=tuple(avoid))
 

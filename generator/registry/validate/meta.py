@@ -11,7 +11,7 @@ from ...catalogs import plurals
 from ...diagnostics import Diagnostics, Mark
 from .. import schema
 from ..fields import Fields
-from ..model import Meta
+from ..model import WIRES, Meta
 from ..suggest import suggest
 from .versions import semver_field
 
@@ -127,7 +127,31 @@ def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
         description=description,
         error_domain=f.text("error_domain") or "",
         required=read_policy(f, found),
+        wires=read_wires(f, found),
     )
+
+
+def read_wires(f: Fields, found: Diagnostics) -> tuple[str, ...]:
+    """``registry.wires``: the wires errorbook maps the codes onto, in the tool's order."""
+    named: list[str] = []
+    for wire, mark in f.text_list("wires"):
+        if wire not in WIRES:
+            found.error(
+                "E-WIRE-UNKNOWN",
+                mark,
+                f"'registry.wires' names '{wire}', which is not a wire errorbook knows",
+                suggest(wire, WIRES),
+            )
+        elif wire in named:
+            found.error(
+                "E-REF-DUPLICATE",
+                mark,
+                f"'registry.wires' names '{wire}' twice",
+                "remove the second entry",
+            )
+        else:
+            named.append(wire)
+    return tuple(w for w in WIRES if w in named)
 
 
 def read_policy(f: Fields, found: Diagnostics) -> tuple[str, ...]:

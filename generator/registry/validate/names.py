@@ -55,7 +55,7 @@ def section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tuple
                 "E-NAME-ID",
                 key.mark,
                 f"{what} id '{key.value}' is not a lower-case identifier",
-                "use a-z, 0-9 and '_', such as 'model_network'",
+                "use a-z, 0-9 and '_', such as 'storage_network'",
             )
             continue
         valid.append((key, value))
@@ -109,6 +109,9 @@ UNKNOWN = {
     "code": "E-REF-UNKNOWN-CODE",
     "layer": "E-REF-UNKNOWN-LAYER",
     "limit": "E-REF-UNKNOWN-LIMIT",
+    "actor": "E-REF-UNKNOWN-ACTOR",
+    "shape": "E-REF-UNKNOWN-SHAPE",
+    "recovery kind": "E-REF-UNKNOWN-RECOVERY-KIND",
 }
 
 

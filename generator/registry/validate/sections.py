@@ -1,4 +1,9 @@
-"""The small sections (layers, limits, adapters): each entry read on its own."""
+"""The small sections (the vocabulary, layers, limits, adapters): each entry read on its own.
+
+The vocabulary (actors, shapes, recovery kinds) is what a registry's layers and codes may
+name. Where a registry declares a kind of word, each layer or code must use one of its
+words; where it declares none, the key is refused, so that a word nobody defined never
+reaches the docs."""
 
 from __future__ import annotations
 
@@ -6,31 +11,129 @@ from ...diagnostics import Diagnostics
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, Scalar
-from ..model import Actor, Adapter, Layer, Limit, Shape
+from ..model import Actor, Adapter, Envelope, Layer, Limit, RecoveryKind, Shape
+from .names import reference_ok
+
+#: The section that declares each kind of word a layer or code may use.
+_SECTION = {"actor": "actors", "shape": "shapes", "recovery kind": "recovery_kinds"}
 
 
-def read_layer(key: Scalar, node: Node, found: Diagnostics) -> Layer | None:
-    f = Fields(node, schema.LAYER, found, f"layer '{key.value}'", key.mark)
+def vocabulary_ok(
+    f: Fields,
+    key: str,
+    what: str,
+    known: tuple[str, ...],
+    where: str,
+    found: Diagnostics,
+    inherited: bool = False,
+) -> str | None:
+    """The word ``f`` gives for ``key`` (an actor, shape or recovery kind), checked against
+    the ``known`` words the registry declares; None, with the problem reported, otherwise.
+    ``inherited`` says the key may be left out because the value comes from elsewhere."""
+    value = f.text(key)
+    section = _SECTION[what]
+    if not known:
+        if f.has(key):
+            found.error(
+                "E-VOCABULARY-UNDECLARED",
+                f.mark(key),
+                f"{where} names the {what} '{value}', but the registry declares no '{section}'",
+                f"declare '{section}:' at the top of the file, or remove '{key}:'",
+            )
+        return None
+    if value is None:
+        if not f.has(key) and not inherited and key not in f.misspelt:
+            found.error(
+                "E-VOCABULARY-MISSING",
+                f.anchor,
+                f"{where} has no '{key}', which is required once the registry declares '{section}'",
+                f"add '{key}:' with one of: {', '.join(known)}",
+            )
+        return None
+    if not reference_ok(value, f.mark(key), known, what, key, where, found):
+        return None
+    return value
+
+
+def read_layer(
+    key: Scalar,
+    node: Node,
+    found: Diagnostics,
+    actors: tuple[str, ...] = (),
+    shapes: tuple[str, ...] = (),
+) -> Layer | None:
+    where = f"layer '{key.value}'"
+    f = Fields(node, schema.LAYER, found, where, key.mark)
     if not f.valid:
         return None
-    title, proves, actor, shape, description = (
-        f.text("title"),
-        f.text("proves"),
-        f.choice("actor"),
-        f.choice("shape"),
-        f.text("description"),
-    )
-    if title is None or proves is None or actor is None or shape is None or description is None:
+    before = len(found.items)
+    title, proves, description = f.text("title"), f.text("proves"), f.text("description")
+    actor = vocabulary_ok(f, "actor", "actor", actors, where, found)
+    shape = vocabulary_ok(f, "shape", "shape", shapes, where, found)
+    if title is None or proves is None or description is None or len(found.items) > before:
         return None
     return Layer(
         id=key.value,
         title=title,
         proves=proves,
-        actor=Actor(actor),
-        shape=Shape(shape),
+        actor=actor,
+        shape=shape,
         description=description,
         mark=key.mark,
     )
+
+
+def read_actor(key: Scalar, node: Node, found: Diagnostics) -> Actor | None:
+    f = Fields(node, schema.ACTOR, found, f"actor '{key.value}'", key.mark)
+    description = f.text("description") if f.valid else None
+    if description is None:
+        return None
+    return Actor(id=key.value, description=description, mark=key.mark)
+
+
+def read_shape(key: Scalar, node: Node, found: Diagnostics) -> Shape | None:
+    f = Fields(node, schema.SHAPE, found, f"shape '{key.value}'", key.mark)
+    if not f.valid:
+        return None
+    title, envelope, proves, description = (
+        f.text("title"),
+        f.choice("envelope"),
+        f.text("proves"),
+        f.text("description"),
+    )
+    if title is None or envelope is None or proves is None or description is None:
+        return None
+    return Shape(
+        id=key.value,
+        title=title,
+        envelope=Envelope(envelope),
+        proves=proves,
+        description=description,
+        mark=key.mark,
+    )
+
+
+def check_envelopes(shapes: list[Shape], found: Diagnostics) -> None:
+    """Each envelope form serves at most one shape: a reader tells shapes apart by it."""
+    first: dict[Envelope, Shape] = {}
+    for shape in shapes:
+        taken = first.setdefault(shape.envelope, shape)
+        if taken is not shape:
+            found.error(
+                "E-SHAPE-ENVELOPE-TAKEN",
+                shape.mark,
+                f"shape '{shape.id}' travels in the '{shape.envelope.value}' envelope, like "
+                f"shape '{taken.id}' (line {taken.mark.line})",
+                "give it the other envelope form, or merge the two shapes",
+            )
+
+
+def read_kind(key: Scalar, node: Node, found: Diagnostics) -> RecoveryKind | None:
+    f = Fields(node, schema.RECOVERY_KIND, found, f"recovery kind '{key.value}'", key.mark)
+    summary = f.text("summary") if f.valid else None
+    if summary is None:
+        return None
+    return RecoveryKind(id=key.value, summary=summary, mark=key.mark)
 
 
 def read_limit(key: Scalar, node: Node, found: Diagnostics) -> Limit | None:
@@ -82,23 +185,20 @@ def read_limit(key: Scalar, node: Node, found: Diagnostics) -> Limit | None:
     )
 
 
-def read_adapter(key: Scalar, node: Node, found: Diagnostics) -> Adapter | None:
-    f = Fields(node, schema.ADAPTER, found, f"adapter '{key.value}'", key.mark)
+def read_adapter(
+    key: Scalar, node: Node, found: Diagnostics, shapes: tuple[str, ...] = ()
+) -> Adapter | None:
+    f = Fields(node, schema.adapter_schema(shapes), found, f"adapter '{key.value}'", key.mark)
     if not f.valid:
         return None
-    title, description, protocol, action = (
-        f.text("title"),
-        f.text("description"),
-        f.text("protocol"),
-        f.text("action"),
-    )
-    if title is None or description is None or protocol is None or action is None:
+    title, description = f.text("title"), f.text("description")
+    presents = {shape: f.text(shape) for shape in shapes}
+    if title is None or description is None or None in presents.values():
         return None
     return Adapter(
         id=key.value,
         title=title,
         description=description,
-        protocol=protocol,
-        action=action,
+        presents=tuple((shape, text) for shape, text in presents.items() if text is not None),
         mark=key.mark,
     )
