@@ -70,10 +70,16 @@ IDS: dict[str, str] = {
     "E-NAME-CODE-CASE": "A code name is not written in SCREAMING_SNAKE_CASE.",
     "E-NAME-CODE-KEYWORD": "A code name is a Python keyword once lower-cased.",
     "E-NAME-CODE-PAGE": "A code's reference page would take the place of another page.",
-    "E-NAME-CODE-TOO-LONG": "A code name is longer than errorbook allows.",
+    "E-NAME-CODE-TOO-LONG": "A code name is longer than the registry's naming rule allows.",
+    "E-NAME-CODE-PATTERN": "A part of a code name does not match 'registry.naming.pattern'.",
+    "E-NAME-CODE-PARENT": "A sub-code's parent (its name up to the last dot) is not a code.",
+    "E-NAME-CODE-IDENTIFIER": "Two codes would have the same Python and TypeScript identifier.",
+    "E-NAME-CODE-SLUG": "Two codes would have the same reference page.",
     # The registry's own metadata
     "E-META-DOCS-URL": "The registry's 'docs_url' is not an http(s) address ending in '/'.",
     "E-META-TITLE-MARKUP": "The registry's title holds characters that HTML would read as markup.",
+    "E-META-NAMING-PATTERN": "The registry's naming pattern is not a valid regular expression.",
+    "E-META-NAMING-LENGTH": "The registry's naming max_length is outside what errorbook allows.",
     "E-META-PACKAGE": "The generated package's name is a Python keyword or errorbook's own.",
     # Locales
     "E-LOCALE-TAG": "A locale is not a tag errorbook accepts or CLDR knows.",
@@ -124,6 +130,7 @@ IDS: dict[str, str] = {
     "E-PLACEHOLDER-SYNTAX": "A message holds a brace field that is not a plain named placeholder.",
     "E-PLACEHOLDER-UNDECLARED": "A message uses a placeholder the code does not declare.",
     "E-PLACEHOLDER-UNUSED": "A code declares a placeholder its message never uses.",
+    "E-MESSAGE-EMPTY": "A code's message is empty, which only a parent of sub-codes may leave.",
     "E-MESSAGE-TOO-LONG": "A UI message is longer than errorbook allows.",
     # Plural messages and plural rules
     "E-PLURAL-COUNT-UNDECLARED": "A plural message counts a placeholder the code does not declare.",

@@ -19,7 +19,10 @@ from ..registry.model import Code, Registry
 #: these role names are how the rest of errorbook tells them apart.
 DOMAINS = ("messages", "docs")
 
-_CODE = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"  # what validate.CODE_NAME allows
+#: A code name in upper case, of one or more parts joined by dots: what the default naming
+#: rule allows, and the sub-codes, leading '_' and digits a registry's own rule may allow.
+#: (A rule allowing lower case goes beyond it: "menu" may be another tool's context.)
+_CODE = r"[A-Z0-9_]+(?:\.[A-Z0-9_]+)*"
 _ID = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # what reader.IDENTIFIER allows
 #: Every msgctxt errorbook writes, by domain (a test holds every entry of two registries to
 #: them). A context of any other shape belongs to another tool sharing the catalog.
@@ -206,5 +209,6 @@ def docs_entries(registry: Registry) -> list[Entry]:
 
 def entries(registry: Registry, domain: str) -> list[Entry]:
     if domain == "messages":
-        return [message_entry(registry, code) for code in registry.codes]
+        # A parent's empty message is no text to translate (its runtimes show its name).
+        return [message_entry(registry, code) for code in registry.codes if code.message.text]
     return docs_entries(registry)

@@ -235,6 +235,14 @@ def codes_schema(registry: Registry) -> dict[str, object]:
             optional=tuple(x.name for x in registry.fields if not x.required),
         )
         required.append("fields")
+    if any(c.parent is not None for c in registry.codes):  # only then: others keep their schema
+        properties = code["properties"]
+        assert isinstance(properties, dict)
+        properties["parent"] = {"enum": names}  # absent for a code that is not a sub-code
+        if any(not c.message.text for c in registry.codes):  # a parent's message may be ""
+            message = properties["message"]
+            assert isinstance(message, dict)
+            message["properties"]["text"] = {"type": "string"}
     return {
         "$schema": DRAFT,
         "$id": f"{registry.meta.docs_url}schemas/codes.schema.json",

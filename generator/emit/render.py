@@ -17,6 +17,7 @@ import jinja2
 import yaml
 
 from ..names import HEADER, SHIPPED_TEMPLATES
+from ..registry.model import identifier
 
 __all__ = ["HEADER", "SHIPPED_TEMPLATES", "environment", "render"]
 
@@ -32,8 +33,9 @@ def py_literal(value: object) -> str:
 
 
 def members(names: object, enum: str) -> str:
-    """A tuple expression of enum members, such as ``(ErrorCode.A, ErrorCode.B)``."""
-    items = [f"{enum}.{name}" for name in names]  # type: ignore[attr-defined]
+    """A tuple expression of the members of codes by name, such as ``(ErrorCode.A,
+    ErrorCode.B)``: each member by the code's identifier (see ``model.identifier``)."""
+    items = [f"{enum}.{identifier(name)}" for name in names]  # type: ignore[attr-defined]
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 

@@ -15,6 +15,8 @@ read from such a table rather than stored on the code.
 
 from __future__ import annotations
 
+import keyword
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -42,6 +44,54 @@ class RetryPolicy(StrEnum):
 #: The wires errorbook can project a code onto, in the order documentation lists them; a
 #: registry names the ones it uses in ``registry.wires``.
 WIRES = ("http", "jsonrpc")
+
+
+#: What a code's program identifier (Python enum member, TypeScript property) starts with when
+#: its name alone cannot be one: it starts with '_' or a digit, or is a reserved word.
+IDENTIFIER_PREFIX = "CODE_"
+
+#: Words a code's identifier may not be: Python and TypeScript keywords and reserved words,
+#: and the attributes of the generated ErrorCode enum (a str enum: a member named like a
+#: method of str or Enum would hide it). A fixed list, so that every Python version that
+#: runs errorbook derives the same identifiers.
+_RESERVED_WORDS = (
+    "any await boolean break case catch class const constructor continue debugger declare "
+    "default delete do else enum export extends false finally for from function get if "
+    "implements import in instanceof interface let module namespace new null number of package "
+    "private protected public readonly require return set static string super switch symbol "
+    "this throw true try type typeof undefined var void while with yield capitalize casefold "
+    "center count encode endswith expandtabs find format format_map index isalnum isalpha "
+    "isascii isdecimal isdigit isidentifier islower isnumeric isprintable isspace istitle "
+    "isupper join ljust lower lstrip maketrans partition removeprefix removesuffix replace "
+    "rfind rindex rjust rpartition rsplit rstrip split splitlines startswith strip swapcase "
+    "title translate upper zfill mro name value "
+)
+RESERVED_IDENTIFIERS = frozenset((*keyword.kwlist, *_RESERVED_WORDS.split()))
+
+_NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
+_NOT_SLUG = re.compile(r"[^a-z0-9_.-]")
+
+
+def identifier(name: str) -> str:
+    """The Python and TypeScript identifier of the code named ``name``: dots become '__',
+    any other character outside [A-Za-z0-9_] becomes '_', and IDENTIFIER_PREFIX goes in front
+    of a result that starts with '_' or a digit or is a reserved word. The one derivation
+    every emitter uses; a name that already is a safe identifier is its own."""
+    result = _NOT_IDENTIFIER.sub("_", name.replace(".", "__"))
+    if result[:1] in ("_", "") or result[0].isdigit() or result in RESERVED_IDENTIFIERS:
+        result = IDENTIFIER_PREFIX + result
+    return result
+
+
+def slug(name: str) -> str:
+    """The file name (without '.md') and URL segment of a code's page: the name in lower
+    case, any character outside [a-z0-9_.-] as '-', and 'code-' in front of one that does not
+    start with a letter or digit (MkDocs leaves out files whose names start with '.', and
+    such a name is easily mistaken for a hidden or private file)."""
+    result = _NOT_SLUG.sub("-", name.lower())
+    if not result[:1].isalnum():
+        result = "code-" + result
+    return result
 
 
 #: Limit units that are durations, with the milliseconds in one of them.
@@ -232,6 +282,7 @@ class Code:
     retired: Retirement | None = None
     agent_hint: str = ""
     extra: FrozenMap = field(default_factory=FrozenMap)  # values of declared fields, by name
+    parent: str | None = None  # the code named by everything before the last '.' of a sub-code
     mark: Mark = field(default=Mark("", 0, 0), compare=False)
 
     @property
@@ -273,7 +324,20 @@ class Code:
 
     @property
     def slug(self) -> str:
-        return self.name.lower()
+        """The page's file name and URL segment (see :func:`slug`)."""
+        return slug(self.name)
+
+    @property
+    def identifier(self) -> str:
+        """The ErrorCode member's name in Python and TypeScript (see :func:`identifier`);
+        the wire value is always :attr:`name`."""
+        return identifier(self.name)
+
+    @property
+    def shown_message(self) -> str:
+        """The source text a runtime shows: the message, or for a parent whose message is
+        empty, its name (braces doubled, so that it is never read as a placeholder)."""
+        return self.message.text or self.name.replace("{", "{{").replace("}", "}}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -370,8 +434,20 @@ class Registry:
             found.setdefault(code.layer, []).append(code)
         return {k: tuple(v) for k, v in found.items()}
 
+    @cached_property
+    def _children(self) -> dict[str, tuple[Code, ...]]:
+        found: dict[str, list[Code]] = {}
+        for code in self.codes:
+            if code.parent is not None:
+                found.setdefault(code.parent, []).append(code)
+        return {k: tuple(v) for k, v in found.items()}
+
     def code(self, name: str) -> Code:
         return self._by_name[name]
+
+    def children(self, name: str) -> tuple[Code, ...]:
+        """The sub-codes directly under the code ``name``, in registry order."""
+        return self._children.get(name, ())
 
     def layer(self, layer_id: str) -> Layer:
         return self._layers[layer_id]
@@ -530,6 +606,8 @@ class Registry:
             entry["rationale"] = code.rationale
         if code.shape_reason:
             entry["shape_reason"] = code.shape_reason
+        if code.parent is not None:
+            entry["parent"] = code.parent
         if self.fields:
             entry["fields"] = self.extra_values(code)
         return entry

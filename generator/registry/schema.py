@@ -7,7 +7,7 @@ schema reference, so the two cannot disagree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from .model import FIELD_COMPAT, FIELD_TYPES, WIRES, Envelope, ExtraField, RetryPolicy
@@ -141,6 +141,41 @@ META = ObjectSchema(
             "placeholder); a code without one is an error. Leave it out and they stay optional.",
             POLICY_KEYS,
         ),
+        Field(
+            "naming",
+            "naming rule",
+            False,
+            "The rule every code name follows, such as `{pattern: '[A-Za-z_][A-Za-z0-9_]*', "
+            "max_length: 80}`. Leave it out for SCREAMING_SNAKE_CASE names of at most 64 "
+            "characters.",
+        ),
+    ),
+)
+
+NAMING = ObjectSchema(
+    "naming rule",
+    "How code names are written (`registry.naming`). A name is one or more parts joined by "
+    "dots, `PARENT.SUB`: the code named by all but the last part is its parent (see code). "
+    "Whatever the rule, a code's Python and TypeScript identifier is derived from its name "
+    "(a dot becomes `__`, any other character outside A-Z, a-z, 0-9 and `_` becomes `_`, and "
+    "`CODE_` goes in front of one that starts with `_` or a digit or is a reserved word) "
+    "and two codes may not share one; its page's address is the name in lower case (any "
+    "other character as `-`, `code-` in front when it does not start with a letter or "
+    "digit). Envelopes, JSON and the TypeScript strings always carry the name itself.",
+    (
+        Field(
+            "pattern",
+            "regular expression",
+            False,
+            "A Python regular expression each dot-separated part of a name must match in full "
+            "(default: SCREAMING_SNAKE_CASE, `[A-Z][A-Z0-9]*(_[A-Z0-9]+)*`).",
+        ),
+        Field(
+            "max_length",
+            "integer",
+            False,
+            "The longest name, dots included, from 1 to 250 (default: 64).",
+        ),
     ),
 )
 
@@ -231,7 +266,16 @@ RETRY = ObjectSchema(
 
 CODE = ObjectSchema(
     "code",
-    "An error code. Its name is stable forever.",
+    "An error code. Its name is stable forever. A code named `PARENT.SUB` (any number of "
+    "levels) is a sub-code of the code named by all but its last part, which must exist. A "
+    "sub-code inherits each of `layer`, `shape` with `shape_reason`, `recovery`, `retry`, "
+    "`http`, `jsonrpc` and `limits` that it does not give itself from its parent, as the "
+    "parent resolves them (`shape` and `shape_reason` only when it gives neither `layer` nor "
+    "`shape`, `http` and `jsonrpc` only when it is protocol-shaped); everything else, its "
+    "message and prose included, is its own. A parent's message may be empty "
+    '(`message: ""`): it is then left out of the catalogs, and the runtimes show the '
+    "code's name as its message. A parent's page lists its sub-codes, a sub-code's links its "
+    "parent.",
     (
         Field("layer", "layer id", True, "The layer the failure belongs to."),
         Field("shape", "shape id", False, "Result shape; defaults to the layer's."),
@@ -245,7 +289,8 @@ CODE = ObjectSchema(
             "message",
             "text or plural message",
             True,
-            "UI copy in the source locale, with `{name}` placeholders.",
+            'UI copy in the source locale, with `{name}` placeholders; may be empty (`""`) '
+            "for a code with sub-codes only.",
         ),
         Field(
             "placeholders",
@@ -468,9 +513,24 @@ def code_schema(declared: tuple[ExtraField, ...]) -> ObjectSchema:
     return ObjectSchema(CODE.name, CODE.doc, CODE.fields + extra)
 
 
+#: The keys a sub-code (PARENT.SUB) takes from its parent when it does not give them itself.
+#: ``shape`` and ``shape_reason`` come as a pair, and only to a sub-code that gives neither
+#: ``layer`` nor ``shape``; ``http`` and ``jsonrpc`` only to a protocol-shaped one.
+INHERITED = ("layer", "shape", "shape_reason", "recovery", "retry", "http", "jsonrpc", "limits")
+
+
+@lru_cache(maxsize=16)
+def sub_code_schema(declared: tuple[ExtraField, ...]) -> ObjectSchema:
+    """The schema of a sub-code: a code's, with the keys it may inherit optional."""
+    base = code_schema(declared)
+    fields = tuple(replace(f, required=False) if f.name in INHERITED else f for f in base.fields)
+    return ObjectSchema(base.name, base.doc, fields)
+
+
 ALL = (
     TOP,
     META,
+    NAMING,
     ACTOR,
     SHAPE,
     RECOVERY_KIND,

@@ -41,7 +41,7 @@ from .i18n import translator
 PROBLEM_JSON = "application/problem+json"
 JsonRpcId = int | str | None
 _TYPE_PREFIX = "type.googleapis.com/google.rpc."
-_TOOL_TEXT = re.compile(r"\AError ([A-Z][A-Z0-9_]*)\b")
+_TOOL_TEXT = re.compile(r"\AError (\S+) \(")  # any name the registry's naming rule allows
 #: The largest HTTP body :func:`from_http` reads by default, in bytes.
 MAX_BODY_BYTES = 4 * 1024 * 1024
 #: How deeply arrays and objects may nest in a body :func:`from_http` reads by default.

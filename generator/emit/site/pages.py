@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -293,7 +293,7 @@ def _example_params(code: Code) -> dict[str, object]:
 def example_message(code: Code, forms: tuple[str, ...] | None) -> str:
     """The message of the example envelope, filled as the runtime fills it."""
     params = _example_params(code)
-    source = code.message.plural or code.message.text
+    source = code.message.plural or code.shown_message
     template = (forms[-1] if code.message.count is not None else forms[0]) if forms else source
     return placeholders.fill(template, params) or placeholders.fill(source, params) or source
 
@@ -365,6 +365,17 @@ class PageCache:
     made: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
+def _owner(context: str, names: Set[str]) -> str:
+    """What a prose context belongs to: the longest code name it starts with (a sub-code's
+    name has dots of its own, A.B.meaning is A.B's), else its first part ("adapter", ...)."""
+    parts = context.split(".")
+    for end in range(len(parts) - 1, 1, -1):
+        name = ".".join(parts[:end])
+        if name in names:
+            return name
+    return parts[0]
+
+
 def _code_page_keys(
     cache: PageCache, page: Page, chrome: Mapping[str, str], header: str
 ) -> Callable[[Code], str]:
@@ -374,8 +385,9 @@ def _code_page_keys(
     or "adapter", "layer", ...), so that a key costs only that code's own entries."""
     registry = page.registry
     owned: dict[str, list[tuple[str, str]]] = {}
+    names = {code.name for code in registry.codes}
     for context, text in page.prose.items():
-        owned.setdefault(context.split(".", 1)[0], []).append((context, text))
+        owned.setdefault(_owner(context, names), []).append((context, text))
     common = digest(
         cache.fingerprint,
         page.lang,
@@ -400,6 +412,7 @@ def _code_page_keys(
         return digest(
             common,
             repr(code),
+            repr([(c.name, c.slug) for c in registry.children(code.name)]),
             repr(registry.layer(code.layer)),
             repr([registry.limit(limit) for limit in code.limits]),
             repr(page.ui.get(code.name)),

@@ -21,17 +21,18 @@ from ...diagnostics import Diagnostics, InvalidInput
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, load_file, load_text
-from ..model import Registry
+from ..model import Code, Registry
 from .codes import Vocabulary, check_replacements, read_code
 from .extras import read_declarations
 from .messages import MAX_MESSAGE
-from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta
+from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta, read_naming
 from .names import (
     CODE_NAME,
     MAX_CODE_LENGTH,
     RESERVED_PLACEHOLDERS,
     SHARED_PLACEHOLDERS,
     TAKEN_PAGES,
+    check_hierarchy,
     section,
 )
 from .sections import (
@@ -112,7 +113,7 @@ def validate(root: Node, path: str) -> Registry:
     layer_nodes = section(top, "layers", "layer", found)
     limit_nodes = section(top, "limits", "limit", found)
     adapter_nodes = section(top, "adapters", "adapter", found)
-    code_nodes = section(top, "codes", "code", found)
+    code_nodes = section(top, "codes", "code", found, read_naming(top, found))
     declared = read_declarations(top, found)
     if len(code_nodes) > MAX_CODES:
         found.error(
@@ -138,8 +139,13 @@ def validate(root: Node, path: str) -> Registry:
     layer_ids = tuple(key.value for key, _ in layer_nodes)
     limit_ids = tuple(key.value for key, _ in limit_nodes)
     code_names = tuple(key.value for key, _ in code_nodes)
-    codes = [
-        read_code(
+    # Parents are read before their sub-codes, which inherit from them; the registry keeps
+    # the order it was written in.
+    parents = check_hierarchy(top.node("codes"), code_nodes, found)
+    resolved: dict[str, Code | None] = {}
+    for key, node in sorted(code_nodes, key=lambda pair: pair[0].value.count(".")):
+        name = key.value
+        resolved[name] = read_code(
             key,
             node,
             layer_ids,
@@ -151,9 +157,11 @@ def validate(root: Node, path: str) -> Registry:
             found,
             meta.required if meta is not None else (),
             vocabulary,
+            parent=resolved.get(name.rpartition(".")[0]),
+            is_sub="." in name,
+            has_children=name in parents,
         )
-        for key, node in code_nodes
-    ]
+    codes = [resolved[key.value] for key, _ in code_nodes]
     check_replacements([c for c in codes if c is not None], found)
     if found.has_errors or meta is None:
         raise InvalidInput(found)

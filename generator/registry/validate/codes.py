@@ -67,16 +67,27 @@ def read_code(
     found: Diagnostics,
     required: tuple[str, ...] = (),
     words: Vocabulary | None = None,
+    parent: Code | None = None,
+    is_sub: bool = False,
+    has_children: bool = False,
 ) -> Code | None:
+    """One code. A sub-code (``is_sub``) takes what it does not give of schema.INHERITED
+    from ``parent``, resolved already (None when the parent is invalid: its problems are
+    reported, and the sub-code is only checked for its own)."""
     words = words or Vocabulary()
     name = key.value
     where = f"code {name}"
-    f = Fields(node, schema.code_schema(extra_fields), found, where, key.mark)
+    code_schema = schema.sub_code_schema if is_sub else schema.code_schema
+    f = Fields(node, code_schema(extra_fields), found, where, key.mark)
     if not f.valid:
         return None
+    # What the sub-code inherits, key by key (see schema.INHERITED).
+    inherit = {
+        k: parent is not None and not f.has(k) for k in ("layer", "recovery", "retry", "limits")
+    }
     before = len(found.items)
     for policy_key in required:
-        if "." not in policy_key and not f.has(policy_key):  # placeholders.x: read_placeholders
+        if "." not in policy_key and not f.has(policy_key) and not inherit.get(policy_key):
             doc = schema.CODE.field(policy_key).doc.split(";")[0]
             found.error(
                 "E-POLICY-MISSING-KEY",
@@ -91,6 +102,8 @@ def read_code(
         layer_id, f.mark("layer"), layer_ids, "layer", "layer", where, found
     ):
         layer = layers.get(layer_id)  # None when the layer itself is invalid
+    if parent is not None and inherit["layer"]:
+        layer = layers.get(parent.layer)
 
     shape_value = vocabulary_ok(
         f,
@@ -103,6 +116,8 @@ def read_code(
     )
     shape_reason = f.text("shape_reason") or ""
     shape = shape_value or (layer.shape if layer else None)
+    if parent is not None and not f.has("layer") and not f.has("shape"):
+        shape, shape_reason = parent.shape, shape_reason or parent.shape_reason
     if layer is not None and shape is not None and shape != layer.shape and not shape_reason:
         found.error(
             "E-SHAPE-REASON-MISSING",
@@ -119,14 +134,21 @@ def read_code(
         )
 
     declared, declared_names = read_placeholders(f, where, found, required)
-    message = read_message(f, where, declared, declared_names, found)
+    message = read_message(f, where, declared, declared_names, found, has_children)
     declared_shape = words.shapes.get(shape) if shape is not None else None
     envelope = declared_shape.envelope if declared_shape is not None else None
-    http, jsonrpc = read_wires(f, where, envelope, words.wires, key, found)
+    from_parent = None
+    if parent is not None and envelope is Envelope.ERROR and parent.shape == shape:
+        from_parent = parent  # a sub-code in the error envelope keeps its parent's numbers
+    http, jsonrpc = read_wires(f, where, envelope, words.wires, key, found, from_parent)
 
     recovery = read_recovery(f, where, words.kind_ids, found)
     retry = read_retry(f, where, limit_ids, found)
     limits: list[str] = []
+    if parent is not None:
+        recovery = parent.recovery if inherit["recovery"] else recovery
+        retry = parent.retry if inherit["retry"] else retry
+        limits = list(parent.limits) if inherit["limits"] else limits
     for limit_id, mark in f.text_list("limits"):
         if limit_id in limits:
             found.error(
@@ -196,6 +218,7 @@ def read_code(
         retired=retired,
         agent_hint=f.text("agent_hint") or "",
         extra=extra,
+        parent=name.rpartition(".")[0] or None,
         mark=key.mark,
     )
 
@@ -277,10 +300,15 @@ def read_wires(
     wires: tuple[str, ...],
     key: Scalar,
     found: Diagnostics,
+    parent: Code | None = None,
 ) -> tuple[int | None, int | None]:
     """The code's HTTP status and JSON-RPC number, on the wires the registry uses: given
-    for a failure that travels in the error envelope, absent for one inside a result."""
+    for a failure that travels in the error envelope (or taken from ``parent``, a code of
+    the same shape), absent for one inside a result."""
     http, jsonrpc = f.integer("http"), f.integer("jsonrpc")
+    if parent is not None:
+        http = http if f.has("http") else parent.http
+        jsonrpc = jsonrpc if f.has("jsonrpc") else parent.jsonrpc
     for name in ("http", "jsonrpc"):
         if f.has(name) and name not in wires:
             found.error(
@@ -291,7 +319,7 @@ def read_wires(
             )
     if envelope is Envelope.ERROR:
         for name in wires:
-            if not f.has(name):
+            if not f.has(name) and parent is None:
                 found.error(
                     "E-STATUS-MISSING",
                     key.mark,

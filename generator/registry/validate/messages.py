@@ -91,9 +91,22 @@ def read_message(
     declared: dict[str, Placeholder],
     names: tuple[str, ...],
     found: Diagnostics,
+    may_be_empty: bool = False,
 ) -> Message | None:
+    """A code's message; ``may_be_empty`` for a code with sub-codes, which may write
+    ``message: ""`` (and then declares no placeholders)."""
     node = f.node("message")
     if node is None:
+        return None
+    empty = isinstance(node, Scalar) and node.tag == "str" and not node.value.strip()
+    if empty and not (isinstance(node, Scalar) and node.value == "" and may_be_empty):
+        found.error(
+            "E-MESSAGE-EMPTY",
+            node.mark,
+            f"the message of {where} is empty",
+            "write the message; only a code with sub-codes (PARENT.SUB) may leave it "
+            'empty, as message: ""',
+        )
         return None
     if isinstance(node, Mapping):
         m = Fields(node, schema.MESSAGE, found, f"the message of {where}")
@@ -120,7 +133,7 @@ def read_message(
                     f"set 'type: integer' on placeholder '{count}'",
                 )
     elif isinstance(node, Scalar):
-        text = f.text("message")
+        text = "" if empty else f.text("message")
         one, other, count = text, None, None
         forms = [(text, node.mark)]
     else:

@@ -11,8 +11,10 @@ from ...catalogs import plurals
 from ...diagnostics import Diagnostics, Mark
 from .. import schema
 from ..fields import Fields
+from ..loader import Mapping
 from ..model import WIRES, Meta
 from ..suggest import suggest
+from .names import MAX_NAMING_LENGTH, Naming
 from .versions import semver_field
 
 LOCALE = re.compile(r"[a-z]{2,3}(_([A-Z]{2}|[A-Z][a-z]{3}))?\Z")
@@ -175,6 +177,46 @@ def read_policy(f: Fields, found: Diagnostics) -> tuple[str, ...]:
         else:
             keys.append(key)
     return tuple(keys)
+
+
+def read_naming(top: Fields, found: Diagnostics) -> Naming:
+    """``registry.naming``: the rule code names follow. Read on its own, before the codes
+    and whatever else is wrong in 'registry', so that no name is judged by the wrong rule;
+    what is invalid in it falls back to the default."""
+    registry = top.node("registry")
+    node = None
+    if isinstance(registry, Mapping):
+        node = next((value for key, value in registry.pairs if key.value == "naming"), None)
+    if node is None:
+        return Naming()
+    f = Fields(node, schema.NAMING, found, "'registry.naming'")
+    if not f.valid:
+        return Naming()
+    pattern, length = None, Naming().max_length
+    text = f.text("pattern")
+    if text is not None:
+        try:
+            pattern = re.compile(text)
+        except re.error as exc:
+            found.error(
+                "E-META-NAMING-PATTERN",
+                f.mark("pattern"),
+                f"'registry.naming.pattern' is not a valid regular expression: {exc}",
+                "write a Python regular expression, such as '[A-Za-z_][A-Za-z0-9_]*'",
+            )
+    value = f.integer("max_length")
+    if value is not None:
+        if 1 <= value <= MAX_NAMING_LENGTH:
+            length = value
+        else:
+            found.error(
+                "E-META-NAMING-LENGTH",
+                f.mark("max_length"),
+                f"'registry.naming.max_length' is {value}, outside 1 to {MAX_NAMING_LENGTH}",
+                f"use a length from 1 to {MAX_NAMING_LENGTH}: a code's page is a file named "
+                "after it",
+            )
+    return Naming(pattern=pattern, max_length=length)
 
 
 def locale_problem(value: str) -> tuple[str, str, str]:

@@ -8,15 +8,41 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Collection
+from dataclasses import dataclass
 
 from ...diagnostics import Diagnostics, Mark
 from ..fields import IDENTIFIER, Fields, entries
 from ..loader import Mapping, Node, Scalar
-from ..suggest import suggest
+from ..model import identifier, slug
+from ..suggest import closest, suggest
 
 CODE_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*\Z")
 
 MAX_CODE_LENGTH = 64
+
+#: The longest name 'registry.naming.max_length' may allow: a code's page is a file named
+#: after it, and file systems allow 255 bytes in a name.
+MAX_NAMING_LENGTH = 250
+
+
+@dataclass(frozen=True)
+class Naming:
+    """The registry's naming rule ('registry.naming'): a pattern each dot-separated part of
+    a code name must match in full (None: SCREAMING_SNAKE_CASE) and the longest name."""
+
+    pattern: re.Pattern[str] | None = None
+    max_length: int = MAX_CODE_LENGTH
+
+    def fits(self, part: str) -> bool:
+        """Whether one dot-separated part of a name follows the rule."""
+        if self.pattern is None:
+            return CODE_NAME.match(part) is not None
+        return part != "" and self.pattern.fullmatch(part) is not None
+
+    def accepts(self, name: str) -> bool:
+        return len(name) <= self.max_length and all(self.fits(p) for p in name.split("."))
+
 
 #: Lower-cased code names whose page (codes/<name>.md) is already a page of the site: the
 #: docs URL every runtime links to (codes/<name>/) could never show that code.
@@ -35,7 +61,9 @@ RESERVED_PLACEHOLDERS = ("instance", "locale", "message", "params")
 SHARED_PLACEHOLDERS = ("request_id",)
 
 
-def section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tuple[Scalar, Node]]:
+def section(
+    top: Fields, name: str, what: str, found: Diagnostics, naming: Naming | None = None
+) -> list[tuple[Scalar, Node]]:
     node = top.node(name)
     if node is None:
         return []
@@ -44,13 +72,13 @@ def section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tuple
         found.error(
             "E-SCHEMA-EMPTY-SECTION", node.mark, f"'{name}' is empty", f"define at least one {what}"
         )
-    pattern = CODE_NAME if what == "code" else IDENTIFIER
+    taken = {key.value for key, _ in pairs}
     valid = []
     for key, value in pairs:
         if what == "code":
-            if not code_name_ok(key, found):
+            if not code_name_ok(key, found, naming or Naming(), taken):
                 continue
-        elif not pattern.match(key.value):
+        elif not IDENTIFIER.match(key.value):
             found.error(
                 "E-NAME-ID",
                 key.mark,
@@ -62,46 +90,153 @@ def section(top: Fields, name: str, what: str, found: Diagnostics) -> list[tuple
     return valid
 
 
-def code_name_ok(key: Scalar, found: Diagnostics) -> bool:
+def _free(candidates: list[str], naming: Naming, taken: Collection[str]) -> str | None:
+    """The first candidate name that follows the rule, has a page of its own and is not
+    taken in the registry: a hint never suggests a name that would be a second problem."""
+    for candidate in candidates:
+        if (
+            candidate
+            and candidate not in taken
+            and naming.accepts(candidate)
+            and slug(candidate) not in TAKEN_PAGES
+            and not (naming.pattern is None and keyword.iskeyword(candidate.lower()))
+        ):
+            return candidate
+    return None
+
+
+def _specific(name: str, naming: Naming, taken: Collection[str]) -> str:
+    better = _free([f"{name}_{word}" for word in ("FAILED", "ERROR", "REFUSED")], naming, taken)
+    return f"choose a more specific name, such as {better}" if better else "choose another name"
+
+
+def _screaming(part: str) -> str:
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", part)  # camelCase -> camel_Case
+    return re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").upper()
+
+
+def code_name_ok(
+    key: Scalar, found: Diagnostics, naming: Naming | None = None, taken: Collection[str] = ()
+) -> bool:
+    """Whether a code's name follows the registry's naming rule; a problem is reported at
+    the name, which is always shown whole."""
+    naming = naming or Naming()
     name = key.value
-    if not CODE_NAME.match(name):
-        words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)  # camelCase -> camel_Case
-        fixed = re.sub(r"[^A-Za-z0-9]+", "_", words).strip("_").upper()
-        hint = (
-            f"write it as {fixed}"
-            if fixed and CODE_NAME.match(fixed)
-            else "use upper-case letters, digits and single '_' between words"
-        )
+    parts = name.split(".")
+    wrong = next((part for part in parts if not naming.fits(part)), None)
+    if wrong is not None:
+        where = f" in its part '{wrong}'" if len(parts) > 1 else ""
+        if wrong == "":
+            problem = "is empty" if name == "" else "has an empty part between dots"
+            hint = "write a name between every two dots" if name else "write a name"
+        elif naming.pattern is None:
+            fixed = _free([".".join(_screaming(p) for p in parts)], naming, taken)
+            problem = f"is not SCREAMING_SNAKE_CASE{where}"
+            hint = (
+                f"write it as {fixed}"
+                if fixed
+                else "use upper-case letters, digits and single '_' between words"
+            )
+        else:
+            problem = (
+                f"does not match the registry's naming pattern '{naming.pattern.pattern}'{where}"
+            )
+            hint = (
+                "rename it so that each part between dots matches that pattern in full, "
+                "or change 'registry.naming.pattern'"
+            )
         found.error(
-            "E-NAME-CODE-CASE", key.mark, f"code name '{name}' is not SCREAMING_SNAKE_CASE", hint
+            "E-NAME-CODE-CASE" if naming.pattern is None else "E-NAME-CODE-PATTERN",
+            key.mark,
+            f"code name '{name}' {problem}",
+            hint,
         )
         return False
-    if keyword.iskeyword(name.lower()):
+    if naming.pattern is None and keyword.iskeyword(name.lower()):
         found.error(
             "E-NAME-CODE-KEYWORD",
             key.mark,
             f"code name '{name}' is the Python keyword '{name.lower()}' once lower-cased",
-            f"choose a more specific name, such as {name}_FAILED",
+            _specific(name, naming, taken),
         )
         return False
-    if name.lower() in TAKEN_PAGES:
+    if slug(name) in TAKEN_PAGES:
         found.error(
             "E-NAME-CODE-PAGE",
             key.mark,
-            f"code name '{name}' would put its reference page at codes/{name.lower()}.md, "
-            f"which is the site's {TAKEN_PAGES[name.lower()]}",
-            f"choose a more specific name, such as {name}_FAILED",
+            f"code name '{name}' would put its reference page at codes/{slug(name)}.md, "
+            f"which is the site's {TAKEN_PAGES[slug(name)]}",
+            _specific(name, naming, taken),
         )
         return False
-    if len(name) > MAX_CODE_LENGTH:
+    if len(name) > naming.max_length:
         found.error(
             "E-NAME-CODE-TOO-LONG",
             key.mark,
-            f"code name '{name[:20]}...' is longer than {MAX_CODE_LENGTH} characters",
-            "choose a shorter name",
+            f"code name '{name}' is {len(name)} characters long, more than the "
+            f"{naming.max_length} allowed",
+            "choose a shorter name"
+            if naming.max_length >= MAX_NAMING_LENGTH
+            else "choose a shorter name, or raise 'registry.naming.max_length'",
         )
         return False
     return True
+
+
+def check_hierarchy(
+    node: Node | None, codes: list[tuple[Scalar, Node]], found: Diagnostics
+) -> set[str]:
+    """Every sub-code's parent exists, and no two codes share an identifier or a page.
+    Returns the names of the codes that have sub-codes."""
+    every = {key.value for key, _ in node.pairs} if isinstance(node, Mapping) else set()
+    names = [key.value for key, _ in codes]
+    parents: set[str] = set()
+    for key, _ in codes:
+        parent, _, last = key.value.rpartition(".")
+        if not parent:
+            continue
+        if parent in every:
+            parents.add(parent)
+            continue
+        near = closest(parent, names)
+        instead = f"{near}.{last}"
+        found.error(
+            "E-NAME-CODE-PARENT",
+            key.mark,
+            f"code {key.value} is a sub-code of {parent}, but no code {parent} is defined",
+            f"did you mean {instead}?"
+            if near is not None and instead not in every
+            else f"define the code {parent}, or rename {key.value}",
+        )
+    for what, derive, error, rule in (
+        (
+            "Python and TypeScript identifier {}",
+            identifier,
+            "E-NAME-CODE-IDENTIFIER",
+            "an identifier reads '.' as '__' and any other character but letters, digits "
+            "and '_' as '_'",
+        ),
+        (
+            "reference page codes/{}.md",
+            slug,
+            "E-NAME-CODE-SLUG",
+            "a page's address ignores case and reads any character but letters, digits, "
+            "'.', '_' and '-' as '-'",
+        ),
+    ):
+        first: dict[str, Scalar] = {}
+        for key, _ in codes:
+            value = derive(key.value)
+            other = first.setdefault(value, key)
+            if other is not key:
+                found.error(
+                    error,
+                    key.mark,
+                    f"code {key.value} (line {key.mark.line}) and code {other.value} (line "
+                    f"{other.mark.line}) would have the same {what.format(value)}",
+                    f"rename one of the two: {rule}",
+                )
+    return parents
 
 
 #: The diagnostic id of a reference to an entry that is not defined, by the kind of entry.
