@@ -216,6 +216,8 @@ LAYERS = (
     ("provider", "Provider", "provider", "protocol",
      "An upstream provider did not return a usable response."),
 )  # fmt: skip
+#: The actors the layers name, once each, in order.
+ACTORS = tuple(dict.fromkeys(actor for _, _, actor, _, _ in LAYERS))
 RECOVERY_KINDS = (
     "fix_configuration",
     "fix_client",
@@ -508,6 +510,22 @@ def render(registry: Registry) -> str:
         + _q(
             "Synth is a made-up service whose registry exists to measure errorbook. Its codes "
             "cover configuration, protocol, execution, storage and provider failures."
+        ),
+        "  wires: [http, jsonrpc]",
+        "",
+        "actors:",
+        *(f"  {actor}: {{description: {_q(f'Who acts as {actor}.')}}}" for actor in ACTORS),
+        "shapes:",
+        "  protocol:",
+        '    {title: "Protocol failure", envelope: error, proves: "No action ran.",',
+        '     description: "The envelope says ok false."}',
+        "  action:",
+        '    {title: "Action failure", envelope: result, proves: "The action failed.",',
+        '     description: "The error is inside the result."}',
+        "recovery_kinds:",
+        *(
+            f"  {kind}: {{summary: {_q(kind.replace('_', ' ').capitalize() + '.')}}}"
+            for kind in RECOVERY_KINDS
         ),
         "",
         "layers:",

@@ -69,7 +69,6 @@ IDS: dict[str, str] = {
     "E-NAME-ID": "A layer, limit or adapter id is not a lower-case identifier.",
     "E-NAME-CODE-CASE": "A code name is not written in SCREAMING_SNAKE_CASE.",
     "E-NAME-CODE-KEYWORD": "A code name is a Python keyword once lower-cased.",
-    "E-NAME-CODE-PAGE": "A code's reference page would take the place of another page.",
     "E-NAME-CODE-TOO-LONG": "A code name is longer than the registry's naming rule allows.",
     "E-NAME-CODE-PATTERN": "A part of a code name does not match 'registry.naming.pattern'.",
     "E-NAME-CODE-PARENT": "A sub-code's parent (its name up to the last dot) is not a code.",

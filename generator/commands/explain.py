@@ -107,7 +107,13 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
         ],
         **{key: record.get(key) for key in SHARED_TAIL},
         **({"fields": record["fields"]} if registry.fields else {}),
+        **(_family(registry, code) if any(c.parent for c in registry.codes) else {}),
     }
+
+
+def _family(registry: Registry, code: Code) -> dict[str, object]:
+    """A code's parent and sub-codes, for a registry that has sub-codes at all."""
+    return {"parent": code.parent, "children": [c.name for c in registry.children(code.name)]}
 
 
 def _para(text: str, indent: str = "  ") -> str:
@@ -150,6 +156,11 @@ def as_text(registry: Registry, code: Code) -> str:
     if wires:
         lines.append(f"Wire:     {', '.join(wires)}")
     lines.append(f"Since:    {code.since}")
+    if code.parent:
+        lines.append(f"Parent:   {code.parent}")
+    children = [c.name for c in registry.children(code.name)]
+    if children:
+        lines.append(_para("Sub-codes: " + ", ".join(children), "").replace("\n", "\n" + " " * 11))
     if code.retired is not None:
         lines.append(
             f"Status:   RETIRED since {code.retired.since}: no longer emitted; kept so "
@@ -163,7 +174,9 @@ def as_text(registry: Registry, code: Code) -> str:
         if code.deprecated.reason:
             lines.append(_para(code.deprecated.reason, " " * 10))
     lines += ["", "Message:"]
-    forms = [_message(form) for form in code.message.forms]
+    if not code.message.text:
+        lines.append("  (none of its own: programs show the code's name)")
+    forms = [_message(form) for form in code.message.forms if form]
     for index, form in enumerate(forms):
         if index and any(len(f) > 1 for f in forms):  # forms of several lines: keep apart
             lines.append("")

@@ -87,11 +87,16 @@ def slug(name: str) -> str:
     """The file name (without '.md') and URL segment of a code's page: the name in lower
     case, any character outside [a-z0-9_.-] as '-', and 'code-' in front of one that does not
     start with a letter or digit (MkDocs leaves out files whose names start with '.', and
-    such a name is easily mistaken for a hidden or private file)."""
+    such a name is easily mistaken for a hidden or private file), or that is the name of a
+    page the codes folder has already (``index``, the table of all codes)."""
     result = _NOT_SLUG.sub("-", name.lower())
-    if not result[:1].isalnum():
+    if not result[:1].isalnum() or result in TAKEN_SLUGS:
         result = "code-" + result
     return result
+
+
+#: Page names the site's codes folder uses itself: a code of that name gets 'code-' in front.
+TAKEN_SLUGS = ("index",)
 
 
 #: Limit units that are durations, with the milliseconds in one of them.

@@ -546,3 +546,132 @@ ALL = (
     ADAPTER,
     EXTRA_FIELD,
 )
+
+
+#: An example of each object, shown under its table on the site's schema page. They are
+#: one made-up registry's (a storage service's), so that no real registry's words appear.
+EXAMPLES = {
+    "registry file": """\
+registry: {name: storage, title: Storage, version: 2.1.0, ...}
+actors: {operator: {description: Whoever runs the service.}}
+shapes: {refused: {...}, failed: {...}}
+recovery_kinds: {free_space: {summary: Free space, then try again.}}
+layers: {disk: {...}}
+codes: {DISK_FULL: {...}}
+""",
+    "registry": """\
+registry:
+  name: storage
+  title: Storage
+  version: 2.1.0
+  package: storage_errors
+  source_locale: en
+  locales: [de, ja]
+  docs_url: https://docs.example.org/storage/errors/
+  description: The storage service keeps files for other services.
+  error_domain: storage.example.org
+  wires: [http, jsonrpc]
+  required: [meaning, recovery]
+  naming: {pattern: "[A-Z][A-Z0-9_]*", max_length: 80}
+""",
+    "naming rule": """\
+registry:
+  naming: {pattern: "_?[A-Z][A-Z0-9_]*", max_length: 80}
+codes:
+  _INTERNAL: {...}       # identifier CODE__INTERNAL, page code-_internal
+  DISK.FULL: {...}       # a sub-code of DISK; identifier DISK__FULL
+""",
+    "actor": """\
+actors:
+  operator:
+    description: Whoever runs the storage service and its disks.
+""",
+    "shape": """\
+shapes:
+  refused:
+    title: Refused request
+    envelope: error
+    proves: Nothing was stored.
+    description: The answer says ok false.
+  failed:
+    title: Failed write
+    envelope: result
+    proves: The write started and failed.
+    description: The error is inside the result.
+""",
+    "recovery kind": """\
+recovery_kinds:
+  free_space:
+    summary: Free space on the volume, then write again.
+""",
+    "layer": """\
+layers:
+  disk:
+    title: Disk
+    proves: The data reached the disk, which could not keep it.
+    actor: operator       # when the registry declares actors
+    shape: refused        # when the registry declares shapes
+    description: Failures of the volume under the service.
+""",
+    "code": """\
+codes:
+  DISK:
+    layer: disk
+    message: ""           # a parent may leave its message empty
+    since: 1.0.0
+  DISK.FULL:              # a sub-code: it inherits DISK's layer and what else it leaves out
+    message: The volume {volume} is full.
+    placeholders:
+      volume: {description: The volume's name., example: data-1}
+    meaning: No block is free on the volume.
+    recovery: {kind: free_space, steps: [Delete old snapshots.]}
+    retry: {policy: after_fix}
+    http: 507
+    jsonrpc: -32010
+    since: 2.0.0
+""",
+    "plural message": """\
+message:
+  one: "{count} file was not written."
+  other: "{count} files were not written."
+  count: count
+""",
+    "placeholder": """\
+placeholders:
+  volume: {description: The volume's name., example: data-1}
+  count: {type: integer}
+""",
+    "recovery": """\
+recovery:
+  kind: free_space
+  steps: [Delete old snapshots., Write the file again.]
+  avoid: [Writing the same file in a loop.]
+""",
+    "retry": """\
+retry: {policy: bounded, limit: write_attempts}
+""",
+    "deprecation": """\
+deprecated: {since: 2.0.0, replaced_by: DISK.FULL, reason: Split by cause.}
+""",
+    "retirement": """\
+retired: {since: 3.0.0, reason: No volume reports it any more.}
+""",
+    "limit": """\
+limits:
+  write_attempts:
+    title: Write attempts
+    default: 3
+    unit: attempts
+    min: 1
+    max: 10
+    bounds: How often a write is tried before it fails.
+""",
+    "adapter": """\
+adapters:
+  http:
+    title: HTTP
+    description: The service's JSON API.
+    refused: The status of the code, with the envelope as the body.
+    failed: 200 OK, with the error inside the result.
+""",
+}

@@ -51,12 +51,17 @@ def assert_refused(run: Run, root: Path, *expected: str) -> str:
     return generated.err
 
 
-def test_a_code_named_index_is_refused_instead_of_hiding_the_code_table(
+def test_a_code_named_index_gets_its_own_page_beside_the_code_table(
     run: Run, tmp_path: Path
 ) -> None:
+    """Another project's catalog may well have a code INDEX: its page is codes/code-index,
+    and the table of all codes stays codes/index."""
     root = site_project(tmp_path, INDEX_REGISTRY)
-    line = INDEX_REGISTRY.split("\n").index("  INDEX:") + 1
-    assert_refused(run, root, f"codes.yaml:{line}:3: error: code name 'INDEX'", "codes/index")
+    assert run("generate", cwd=root).code == 0
+    codes = root / "site" / "docs" / "en" / "codes"
+    assert "\n# INDEX {#code-index}\n" in (codes / "code-index.md").read_text("utf-8")
+    table = (codes / "index.md").read_text("utf-8")
+    assert "[INDEX](code-index.md)" in table and "(items_refused.md)" in table
 
 
 @pytest.mark.parametrize(

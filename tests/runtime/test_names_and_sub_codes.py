@@ -18,6 +18,7 @@ from generator.catalogs import entries
 from generator.registry.model import identifier, slug
 from generator.registry.validate import load_registry_text
 
+from ..conftest import Run, make_project
 from ..emit.test_emit_python import load_module, write_outputs
 
 LONG = "L" + "_ABCDEFGH" * 8 + "_LONG_X"  # 80 characters
@@ -231,3 +232,11 @@ def test_derivations() -> None:
     assert slug("_LEADING") == "code-_leading"
     assert slug("A.B") == "a.b"
     assert slug("A/B?") == "a-b-"
+
+
+def test_explain_names_a_codes_parent_and_sub_codes(run: Run, tmp_path: Path) -> None:
+    root = make_project(tmp_path / "odd", REGISTRY)
+    text = run("explain", "DOOR.LOCKED", cwd=root).out
+    assert "Parent:   DOOR\n" in text and "Sub-codes: DOOR.LOCKED.TIGHT\n" in text
+    facts = json.loads(run("explain", "DOOR", "--format", "json", cwd=root).out)
+    assert (facts["parent"], facts["children"]) == (None, ["DOOR.LOCKED", "DOOR.AJAR"])

@@ -52,6 +52,10 @@ PAGES = {
 ASSETS = ("errorbook.js", "errorbook.css")
 
 
+#: Two or more empty lines in a row, where sections a code does not have were left out.
+_BLANK_RUNS = re.compile(r"\n{3,}")
+
+
 def after_sentence(text: object) -> str:
     """What goes between a sentence and the next: nothing after a full-width stop (Chinese
     and Japanese set no space there), else a space."""
@@ -476,6 +480,7 @@ def emit(
             if kept is None:
                 page.fallback.clear()
                 body = render(env, "site/code.md.j2", code=code, **context).decode()
+                body = _BLANK_RUNS.sub("\n\n", body)  # sections a code leaves out
                 kept = _stamp(_with_note(body, page, t), header).encode()
             out.add(path, kept, _code_source(code))
             if cache is not None:
@@ -706,6 +711,7 @@ def _context(
         "extra": extra,
         "recovery_kinds": {kind.id: kind.summary for kind in registry.recovery_kinds},
         "schemas": schema.ALL,
+        "examples": schema.EXAMPLES,
         "diagnostic_ids": DIAGNOSTIC_IDS,
         "progress": rows,
         "has_page": site_pages(registry),

@@ -31,7 +31,6 @@ from .names import (
     MAX_CODE_LENGTH,
     RESERVED_PLACEHOLDERS,
     SHARED_PLACEHOLDERS,
-    TAKEN_PAGES,
     check_hierarchy,
     section,
 )
@@ -57,7 +56,6 @@ __all__ = [
     "RESERVED_PLACEHOLDERS",
     "SEMVER",
     "SHARED_PLACEHOLDERS",
-    "TAKEN_PAGES",
     "URL",
     "load_registry",
     "load_registry_text",

@@ -44,10 +44,6 @@ class Naming:
         return len(name) <= self.max_length and all(self.fits(p) for p in name.split("."))
 
 
-#: Lower-cased code names whose page (codes/<name>.md) is already a page of the site: the
-#: docs URL every runtime links to (codes/<name>/) could never show that code.
-TAKEN_PAGES = {"index": "table of all codes"}
-
 #: Keyword parameters of the generated functions that also take a code's placeholders as
 #: keyword arguments (failure(), to_problem(), to_error_details() and the like). A placeholder
 #: of one of these names cannot be a keyword argument there, nor can one named with a Python
@@ -98,7 +94,6 @@ def _free(candidates: list[str], naming: Naming, taken: Collection[str]) -> str 
             candidate
             and candidate not in taken
             and naming.accepts(candidate)
-            and slug(candidate) not in TAKEN_PAGES
             and not (naming.pattern is None and keyword.iskeyword(candidate.lower()))
         ):
             return candidate
@@ -157,15 +152,6 @@ def code_name_ok(
             "E-NAME-CODE-KEYWORD",
             key.mark,
             f"code name '{name}' is the Python keyword '{name.lower()}' once lower-cased",
-            _specific(name, naming, taken),
-        )
-        return False
-    if slug(name) in TAKEN_PAGES:
-        found.error(
-            "E-NAME-CODE-PAGE",
-            key.mark,
-            f"code name '{name}' would put its reference page at codes/{slug(name)}.md, "
-            f"which is the site's {TAKEN_PAGES[slug(name)]}",
             _specific(name, naming, taken),
         )
         return False
