@@ -155,7 +155,8 @@ def as_text(registry: Registry, code: Code) -> str:
         )
     if wires:
         lines.append(f"Wire:     {', '.join(wires)}")
-    lines.append(f"Since:    {code.since}")
+    if code.since:
+        lines.append(f"Since:    {code.since}")
     if code.parent:
         lines.append(f"Parent:   {code.parent}")
     children = [c.name for c in registry.children(code.name)]

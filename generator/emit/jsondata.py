@@ -144,7 +144,10 @@ def codes_schema(registry: Registry) -> dict[str, object]:
     names = [c.name for c in registry.codes]
     policy = registry.meta.required  # the optional keys this registry asks of every code
     kinds = bool(registry.recovery_kinds)
-    semver = {"type": "string", "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$"}
+    semver: dict[str, object] = {
+        "type": "string",
+        "pattern": r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$",
+    }
 
     def required_if(key: str, schema: dict[str, object]) -> dict[str, object]:
         return schema if key in policy else _nullable(schema)
@@ -203,7 +206,7 @@ def codes_schema(registry: Registry) -> dict[str, object]:
             "related": {"type": "array", "items": {"enum": names}},
             "http_status": {"type": "integer", "minimum": 200, "maximum": 599},
             "jsonrpc_code": _nullable({"type": "integer"}),
-            "since": semver,
+            "since": required_if("since", semver),
             "deprecated": _nullable(
                 _object(
                     {

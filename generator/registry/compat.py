@@ -406,7 +406,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
                     severity="compatible",
                     reason="a new code",
                     field="since",
-                    new=code.since,
+                    new=code.since or "",
                 )
             )
         else:
@@ -549,6 +549,7 @@ def version_problems(old: Registry, new: Registry, changes: list[Change]) -> lis
         if (
             change.kind == "added"
             and change.entity == "code"
+            and change.new  # a code that gives no 'since' claims no version
             and change.new != new.meta.version
             and semver(new.meta.version) > semver(old.meta.version)
         ):

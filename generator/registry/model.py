@@ -272,7 +272,7 @@ class Code:
     layer: str
     message: Message
     placeholders: tuple[Placeholder, ...]
-    since: str
+    since: str | None = None  # the registry version that introduced it, when the code says
     shape: str | None = None  # a shape id; None when the registry declares no shapes
     recovery: Recovery | None = None  # None when the code gives none
     retry: Retry | None = None  # None when the code gives none

@@ -52,6 +52,7 @@ POLICY_KEYS = (
     "meaning",
     "recovery",
     "retry",
+    "since",
     "placeholders.description",
     "placeholders.example",
 )
@@ -348,7 +349,13 @@ CODE = ObjectSchema(
             "JSON-RPC error code, where `registry.wires` has `jsonrpc`; required for codes "
             "whose shape travels in the error envelope, refused for the others.",
         ),
-        Field("since", "semver", True, "Registry version that introduced the code."),
+        Field(
+            "since",
+            "semver",
+            False,
+            "Registry version that introduced the code; required when `registry.required` "
+            "names it. A code without it is left out of the changelog's additions.",
+        ),
         Field(
             "deprecated",
             "deprecation",

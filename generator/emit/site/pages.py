@@ -337,7 +337,8 @@ def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[C
 
     at(registry.meta.version)
     for code in registry.codes:
-        at(code.since)["added"].append(code)
+        if code.since is not None:
+            at(code.since)["added"].append(code)
         if code.deprecated is not None:
             at(code.deprecated.since)["deprecated"].append(code)
         if code.retired is not None:

@@ -195,7 +195,7 @@ def read_code(
         or message is None
         or (recovery is None and f.has("recovery"))
         or (retry is None and f.has("retry"))
-        or since is None
+        or (since is None and f.has("since"))
     ):
         return None  # the problem is reported already, here or where the layer is defined
     return Code(
