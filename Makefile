@@ -31,12 +31,12 @@ generate: $(STAMP)
 
 # Every published language is its own MkDocs build (its own search index), into
 # site/build/<lang>/ (git-ignored); site/build/index.html points to the source language.
-# scripts/build_site.py runs `mkdocs build --strict` for each site/mkdocs.<lang>.yml, the
+# `errorbook site build` runs `mkdocs build --strict` for each site/mkdocs.<lang>.yml, the
 # languages side by side (separate processes), and fails if any build warns.
 site: generate site-build
 
 site-build: $(STAMP)
-	$(BIN)/python scripts/build_site.py
+	$(BIN)/errorbook site build
 
 # errorbook's own site text: extract it from the templates, merge it into each language.
 # pybabel update dates every file it writes: a file whose text did not change is put back.

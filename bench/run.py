@@ -16,7 +16,7 @@ PO files about 95% translated, and measures:
 
 And the docs site, for 1,000 codes in 3 languages (en, and de and ja translated): a project
 with a site, ``errorbook generate`` (which writes every language's pages), then the site build
-as ``make site-build`` runs it (scripts/build_site.py: ``mkdocs build --strict`` per language),
+as ``make site-build`` runs it (``errorbook site build``: ``mkdocs build --strict`` per language),
 its total wall time, each language's, and the pages built.
 
 It prints a table and writes the same results to site/pages/performance.md.
@@ -67,7 +67,7 @@ DOCS_SIZE = synth.Size.of(1000, ("de", "ja"))
 DOCS_TARGET = 10.0  # seconds, for the whole site build
 DOCS_RUNS = 5
 FIRST_RUNS = 3  # the site build into an empty site/build, as in a fresh clone
-SITE_BUILD = ROOT / "scripts" / "build_site.py"  # what `make site-build` runs
+SITE_BUILD = ["-m", "errorbook.integrations.site_build"]  # what `errorbook site build` runs
 RUNTIME_LOCALE = "de"
 _START = time.perf_counter()
 
@@ -849,7 +849,7 @@ def bench_docs(size: synth.Size, scratch: Path, timeout: float) -> DocsResult:
         os.sync()  # the disk work of what came before must not land in the timed run
         timings.unlink(missing_ok=True)
         child = run_child(
-            [sys.executable, str(SITE_BUILD), "--site", str(site), "--json", str(timings)],
+            [sys.executable, *SITE_BUILD, "--site", str(site), "--json", str(timings)],
             work,
             timeout,
         )
@@ -1324,7 +1324,7 @@ def report(
         "translated): the same kind of project, with a site (errorbook's own "
         "`mkdocs.base.yml`), translated the same way, so that both target languages are "
         "published. `errorbook generate` on a fresh copy writes every language's pages; then "
-        "the site is built as `make site-build` builds it, with `scripts/build_site.py`: one "
+        "the site is built as `make site-build` builds it, with `errorbook site build`: one "
         "`mkdocs build --strict` process per language (the errorbook plugin included), side "
         "by side, each into a staging folder (in memory where the machine has room in "
         "`/dev/shm`), then `site/build` is brought in line with them, rewriting only the "

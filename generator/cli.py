@@ -27,8 +27,10 @@ def build_parser() -> argparse.ArgumentParser:
         diff,
         explain,
         generate,
+        init,
         init_locale,
         options,
+        site,
         stats,
         usage,
         validate,
@@ -41,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"errorbook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in (generate, check, validate, explain, diff, usage, stats, init_locale):
+    verbs = (init, generate, check, validate, explain, diff, usage, stats, init_locale, site)
+    for command in verbs:
         options.register(sub, common, command)
     return parser
 

@@ -46,8 +46,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheel = next((work / "dist").glob("errorbook-*.whl"))
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+    subprocess.run(  # with the site extra: MkDocs and Material, for `errorbook site build`
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", f"{wheel}[site]"],
         check=True,
         capture_output=True,
     )
@@ -136,3 +136,24 @@ def test_the_wheel_lives_beside_a_project_of_its_own_named_generator(
             command, cwd=project, env=env, capture_output=True, text=True, check=True
         ).stdout
         assert shown.startswith("usage: errorbook")
+
+
+def test_a_new_project_builds_its_site_with_the_installed_tool_alone(
+    installed: Path, tmp_path: Path
+) -> None:
+    """init, generate and site build from the wheel, in a folder with nothing of this
+    repository's: the site's shared settings come from init, the rest from generate."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    errorbook = str(installed / "bin" / "errorbook")
+    project = tmp_path / "orders"
+    for argv, cwd in (
+        ([errorbook, "init", "orders"], tmp_path),
+        ([errorbook, "generate"], project),
+        ([errorbook, "site", "build"], project),
+        ([errorbook, "check"], project),
+    ):
+        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, (argv, done.stdout, done.stderr)
+    page = project / "site" / "build" / "en" / "codes" / "invalid_argument" / "index.html"
+    assert "The value of" in page.read_text("utf-8")
+    assert (project / "orders_errors" / "codes.py").is_file()

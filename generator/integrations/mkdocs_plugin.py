@@ -6,7 +6,11 @@ anything), else the whole pipeline, which rewrites only files whose content chan
 stamp. Under ``mkdocs serve`` it also watches the registry and the catalogs, so editing
 codes.yaml or a PO file regenerates the pages and reloads the browser.
 
-Each language is its own MkDocs build, and ``make site-build`` runs them side by side: the
+Under ``errorbook site serve`` the command itself watches the inputs and regenerates, so that
+an edit makes MkDocs rebuild once (a regeneration inside the build would write into the
+watched pages and start a second build); the plugin then only builds.
+
+Each language is its own MkDocs build, and ``errorbook site build`` runs them side by side: the
 builds of one project take turns here (a lock in the cache folder), so the first regenerates
 what changed and the others find the stamp up to date.
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +36,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 
 from .. import config
+from ..commands.site import SERVING
 from ..diagnostics import InvalidInput
 from ..errors import ErrorbookError
 from ..pipeline import stamp
@@ -77,6 +83,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             raise PluginError(f"errorbook: {exc}") from None
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if os.environ.get(SERVING):
+            return  # `errorbook site serve` regenerates before MkDocs sees a change
         settings = self._settings(config)
         with _one_at_a_time(settings.root):
             if stamp.unchanged(settings):
@@ -106,6 +114,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             )
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        if os.environ.get(SERVING):
+            return server  # the command watches the inputs; MkDocs sees only the pages
         settings = self._settings(config)
         server.watch(str(settings.registry))
         if settings.locales_dir.is_dir():

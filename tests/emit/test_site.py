@@ -22,7 +22,6 @@ import surface_errors as se
 from ..conftest import MINIMAL, ROOT, Run, make_project
 
 CHROMIUM = Path("/usr/bin/chromium")
-BUILD_SITE = ROOT / "scripts" / "build_site.py"
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 LANGUAGES = ("en", "de", "ja")
 BASE_PATH = "/" + se.DOCS_URL.split("://", 1)[1].split("/", 1)[1]  # "/errors/"
@@ -37,10 +36,18 @@ def heading_text(locator: Any) -> str:
 
 
 def build_site(site_dir: Path, out: Path) -> None:
-    """One MkDocs build per language, as `make site-build` runs them (scripts/build_site.py:
-    `mkdocs build --strict`, a warning fails), into ``out``."""
+    """One MkDocs build per language, as `errorbook site build` runs them (`mkdocs build
+    --strict`, a warning fails), into ``out``."""
     done = subprocess.run(
-        [sys.executable, str(BUILD_SITE), "--site", str(site_dir), "--out", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "generator.integrations.site_build",
+            "--site",
+            str(site_dir),
+            "--out",
+            str(out),
+        ],
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,

@@ -2,36 +2,28 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import SimpleNamespace
 
 import pytest
 from babel.messages.pofile import read_po
 
+from generator.integrations import site_build
 from generator.integrations.mkdocs_plugin import ErrorbookPlugin
 
 from ..conftest import MINIMAL, ROOT, Run, make_project
 
-BUILD_SITE = ROOT / "scripts" / "build_site.py"
+BUILD_SITE = ["-m", "generator.integrations.site_build"]
 
 I18N = ROOT / "templates" / "site" / "i18n"
 
 
-def _build_site_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_site", BUILD_SITE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-build_site = _build_site_module()
+build_site = site_build
 
 
 def test_chrome_template_is_fresh_and_every_language_complete(tmp_path: Path) -> None:
@@ -197,7 +189,7 @@ def _build(
     # MkDocs dates sitemap.xml by the build; a fixed date keeps two builds alike at midnight.
     env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"} if env is None else env
     return subprocess.run(
-        [sys.executable, str(BUILD_SITE), "--site", str(site), *extra],
+        [sys.executable, *BUILD_SITE, "--site", str(site), *extra],
         env={**env, "NO_MKDOCS_2_WARNING": "1"},
         capture_output=True,
         text=True,
@@ -357,12 +349,12 @@ def test_builds_are_staged_in_memory_only_when_it_has_room(
     need = build_site.room_needed(site, ["en"])
     assert need > build_site.LANGUAGE_ROOM + build_site.PAGE_ROOM
     free = SimpleNamespace(free=need + 1)
-    monkeypatch.setattr(build_site.shutil, "disk_usage", lambda path: free)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: free)
     assert build_site.staging_parent(site, ["en"]) == ram
     free.free = need - 1
-    assert build_site.staging_parent(site, ["en"]) == Path(build_site.tempfile.gettempdir())
+    assert build_site.staging_parent(site, ["en"]) == Path(tempfile.gettempdir())
     monkeypatch.setattr(build_site, "RAM", tmp_path / "missing")
-    assert build_site.staging_parent(site, ["en"]) == Path(build_site.tempfile.gettempdir())
+    assert build_site.staging_parent(site, ["en"]) == Path(tempfile.gettempdir())
 
 
 def test_staging_folders_of_killed_builds_are_swept(tmp_path: Path) -> None:
@@ -454,10 +446,10 @@ def test_when_memory_fills_up_the_builds_run_again_in_the_temporary_folder(
     ram.mkdir()
     temporary.mkdir()
     monkeypatch.setattr(build_site, "RAM", ram)
-    monkeypatch.setattr(build_site.tempfile, "gettempdir", lambda: str(temporary))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(temporary))
     monkeypatch.setattr(build_site, "as_batch", lambda: None)
     roomy = SimpleNamespace(free=1 << 40)
-    monkeypatch.setattr(build_site.shutil, "disk_usage", lambda path: roomy)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: roomy)
     where: list[Path] = []
 
     def build_one(config: Path, staging: Path) -> object:

@@ -320,7 +320,9 @@ def test_the_cache_is_not_written_through_a_link(run: Run, built: Path, tmp_path
     shutil.rmtree(built / stamp.CACHE_DIR)
     (built / stamp.CACHE_DIR).symlink_to(outside, target_is_directory=True)
     (built / "codes.yaml").write_text(SHUT, "utf-8")
-    assert run("generate", cwd=built).code == 0
+    result = run("generate", cwd=built)  # the lock lives in the cache folder too
+    assert result.code == 1
+    assert f"{output.LOCK}: cannot open: it is a symbolic link" in result.err
     assert list(outside.iterdir()) == []
 
 

@@ -1,7 +1,7 @@
 """Build the reference site: one ``mkdocs build --strict`` per published language, side by side.
 
-    make site-build             # or: .venv/bin/python scripts/build_site.py
-    .venv/bin/python scripts/build_site.py --site path/to/site --out /tmp/site --jobs 1
+    errorbook site build                      # the configured site folder, into <site>/build
+    errorbook site build --site path/to/site --out /tmp/site --jobs 1
 
 Every published language has its own configuration, site/mkdocs.<lang>.yml (which inherits
 site/mkdocs.base.yml), and is its own MkDocs build with its own search index, into
@@ -30,7 +30,7 @@ in MkDocs 1.6 it drops warnings before ``--strict`` can count them. Informationa
 left out of what is shown unless the build fails.
 
 ``--json FILE`` also writes what each build took (wall and CPU seconds, pages) and what the
-mirror did, for bench/run.py, which times this script as ``make site-build`` runs it.
+mirror did, for bench/run.py, which times it as ``make site-build`` runs it.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 BASE = "mkdocs.base.yml"
+WHO = "errorbook site build"  # how its messages start
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
 STAGING_PREFIX = "errorbook-site-"
 LOCK = ".lock"  # in each staging folder, flock-ed while its run lasts
@@ -386,7 +386,7 @@ def out_of_room(results: Sequence[Built]) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
-        "--site", type=Path, default=ROOT / "site", help="the site folder (default: site)"
+        "--site", type=Path, default=Path("site"), help="the site folder (default: site)"
     )
     parser.add_argument(
         "--jobs",
@@ -416,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     site = args.site.resolve()
     found = configs(site)
     if not found:
-        print(f"build_site: no mkdocs.<lang>.yml in {site}; run `errorbook generate`")
+        print(f"{WHO}: no mkdocs.<lang>.yml in {site}; run `errorbook generate`")
         return 1
     languages = [config.name.split(".")[1] for config in found]
     # Without --out, the output is the site's own build folder, which nothing else writes to:
@@ -426,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     target = site / "build" if whole else args.out.resolve()
     chosen = args.staging.resolve() if args.staging is not None else None
     if problem := overlap(site, target, chosen):
-        print(f"build_site: {problem}")
+        print(f"{WHO}: {problem}")
         return 2
     start = time.perf_counter()
     for place in {RAM, Path(tempfile.gettempdir()), *([chosen] if chosen else [])}:
@@ -444,24 +444,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         results = build_all(found, staging.path, jobs)
         if chosen is None and parent == RAM.resolve() and out_of_room(results):
-            print(f"build_site: {RAM} ran out of room; building again in the temporary folder")
+            print(f"{WHO}: {RAM} ran out of room; building again in the temporary folder")
             staging.close()
             parent = Path(tempfile.gettempdir()).resolve()
             staging = Staging(parent)
             results = build_all(found, staging.path, jobs)
         failed = [b for b in results if b.code != 0]
         if failed:
-            print(f"build_site: {len(failed)} of {len(results)} builds failed; {target} is left "
+            print(f"{WHO}: {len(failed)} of {len(results)} builds failed; {target} is left "
                   "as it was")  # fmt: skip
         else:
             try:
                 published = publish(site, staging.path, target, languages, whole)
             except OSError as exc:
-                print(f"build_site: could not bring {target} in line with the builds: {exc}. "
+                print(f"{WHO}: could not bring {target} in line with the builds: {exc}. "
                       "Files already copied stay; the next build that passes puts the rest "
                       "right.")  # fmt: skip
             else:
-                print(f"build_site: {target}: {published.written} files written, "
+                print(f"{WHO}: {target}: {published.written} files written, "
                       f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
     finally:
         staging.close()

@@ -1,0 +1,143 @@
+"""``errorbook init``, ``site build`` and ``site serve``: a project with the tool alone."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import Run
+
+ERRORBOOK = str(Path(sys.executable).parent / "errorbook")
+
+
+def test_init_then_generate_then_site_build(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "Billing Service"
+    result = run("init", str(root), cwd=tmp_path)
+    assert result.code == 0, result.err
+    assert "next: cd " in result.out
+    for name in ("codes.yaml", "pyproject.toml", ".gitignore", "site/mkdocs.base.yml"):
+        assert (root / name).is_file(), name
+    assert "name: billing_service" in (root / "codes.yaml").read_text("utf-8")
+    assert (root / ".gitignore").read_text("utf-8") == "/.errorbook-cache/\n/site/build/\n"
+    assert run("generate", cwd=root).code == 0
+    assert run("check", cwd=root).code == 0
+    loose = sorted(p.name for p in root.iterdir() if p.name.startswith("."))
+    assert loose == [".errorbook-cache", ".errorbook-files", ".gitignore"]  # the lock inside
+    built = run("site", "build", cwd=root)
+    assert built.code == 0, built.out + built.err
+    assert (root / "site" / "build" / "en" / "codes" / "invalid_argument" / "index.html").is_file()
+    assert (root / "site" / "build" / "index.html").is_file()
+
+
+def test_init_adds_to_what_is_there_and_replaces_nothing(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n', "utf-8")
+    (tmp_path / ".gitignore").write_text("dist/\n/site/build/\n", "utf-8")
+    assert run("init", cwd=tmp_path).code == 0
+    pyproject = (tmp_path / "pyproject.toml").read_text("utf-8")
+    assert pyproject.startswith('[project]\nname = "app"\n\n[tool.errorbook]\n')
+    assert (tmp_path / ".gitignore").read_text("utf-8") == (
+        "dist/\n/site/build/\n/.errorbook-cache/\n"
+    )
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    again = run("init", cwd=tmp_path)
+    assert again.code == 2 and "has a [tool.errorbook] table already" in again.err
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n', "utf-8")
+    again = run("init", cwd=tmp_path)
+    assert again.code == 2 and "codes.yaml, site/mkdocs.base.yml exist already" in again.err
+    (tmp_path / "pyproject.toml").write_bytes(before[tmp_path / "pyproject.toml"])
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_init_refuses_a_project_that_has_its_table(run: Run, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.errorbook]\nregistry = 'x.yaml'\n", "utf-8")
+    result = run("init", cwd=tmp_path)
+    assert result.code == 2 and "has a [tool.errorbook] table already" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pyproject.toml"]
+
+
+def test_site_build_says_what_is_missing(run: Run, tmp_path: Path) -> None:
+    assert run("init", cwd=tmp_path).code == 0
+    (tmp_path / "site" / "mkdocs.base.yml").unlink()
+    result = run("site", "build", cwd=tmp_path)
+    assert result.code == 2 and "site/mkdocs.base.yml is missing" in result.err
+    (tmp_path / "pyproject.toml").write_text("[tool.errorbook]\n", "utf-8")
+    result = run("site", "build", cwd=tmp_path)
+    assert result.code == 2 and "no site is configured" in result.err
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as answer:
+                return str(answer.read().decode("utf-8"))
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+
+
+def _until(check: Callable[[], bool], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.3)
+
+
+@pytest.mark.slow
+def test_site_serve_regenerates_once_per_edit_and_shows_problems(run: Run, tmp_path: Path) -> None:
+    assert run("init", cwd=tmp_path).code == 0
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [ERRORBOOK, "site", "serve", "--dev-addr", f"127.0.0.1:{port}"],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    try:
+        base = f"http://127.0.0.1:{port}/{tmp_path.name}/errors/en/"
+        page = _get(base + "codes/invalid_argument/")
+        assert "is not valid" in page
+
+        def builds() -> int:
+            return len(re.findall(r"Documentation built in", log.read_text()))
+
+        _until(lambda: builds() >= 1)
+        first = builds()
+        registry = tmp_path / "codes.yaml"
+        text = registry.read_text("utf-8")
+        registry.write_text(text.replace("is not valid.", "is not allowed."), "utf-8")
+        _until(lambda: "is not allowed" in _get(base + "codes/invalid_argument/"))
+        time.sleep(3)  # a second build, if one came, would have started by now
+        assert builds() == first + 1, log.read_text()
+        assert "errorbook: regenerated" in log.read_text()
+        registry.write_text(text.replace("layer: input", "layer: inptu"), "utf-8")
+        _until(lambda: "could not regenerate" in _get(base + "assets/errorbook.js"))
+        assert "E-REF-UNKNOWN-LAYER" in _get(base + "assets/errorbook.js")
+        registry.write_text(text, "utf-8")
+        _until(lambda: "could not regenerate" not in _get(base + "assets/errorbook.js"))
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=20)
+    assert run("check", cwd=tmp_path).code == 0
