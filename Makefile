@@ -14,7 +14,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NO_MKDOCS_2_WARNING = 1
 
-.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck bench fuzz reliability clean
+.PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck example bench fuzz reliability clean
 
 all: site
 
@@ -58,6 +58,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check generator tests scripts bench hatch_build.py templates/python
 	$(BIN)/ruff format --check generator tests scripts bench hatch_build.py templates/python
 	$(BIN)/ruff check --select E,F,W,B,RUF --ignore E501 surface_errors
+	$(BIN)/ruff check examples/postgresql/convert.py
+	$(BIN)/ruff format --check examples/postgresql/convert.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -67,11 +69,21 @@ typecheck: $(STAMP)
 ts-test:
 	cd ts && npm ci --silent --no-audit --no-fund && npm test --silent
 
+# The second registry, examples/postgresql (PostgreSQL's SQLSTATE table): codes.yaml is what
+# convert.py makes of errcodes.txt, errorbook validates it and finds its committed outputs
+# fresh, and its English site builds strictly (into examples/postgresql/site/build/).
+# tests/test_example_postgresql.py imports and uses its package.
+EXAMPLE := examples/postgresql
+example: $(STAMP)
+	$(BIN)/python $(EXAMPLE)/convert.py --check
+	cd $(EXAMPLE) && $(CURDIR)/$(BIN)/errorbook validate && $(CURDIR)/$(BIN)/errorbook check
+	cd $(EXAMPLE) && $(CURDIR)/$(BIN)/errorbook site build
+
 # The drift check runs first, on the files as committed: nothing regenerates them before it.
 # The site is then built from those same committed pages.
 test: $(STAMP)
 	$(BIN)/errorbook check
-	$(MAKE) --no-print-directory lint typecheck site-build ts-test
+	$(MAKE) --no-print-directory lint typecheck site-build ts-test example
 	$(BIN)/python -m pytest -n auto
 
 # Side by side with pybabel and GNU gettext on synthetic registries; writes the table the
