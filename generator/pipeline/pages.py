@@ -24,17 +24,13 @@ from pathlib import Path
 from .. import inputs
 from ..diagnostics import Diagnostics, InvalidInput, Mark
 
-#: The page a site shows when its project has written none.
-DEFAULT = {
-    "guide": "# Using errorbook\n\nSee the README of the project that publishes this site.\n"
-}
 NAME = re.compile(r"[A-Za-z0-9_-]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?\Z")
 _BOM = b"\xef\xbb\xbf"
 
 
 def read(folder: Path, shown: Callable[[Path], str], limit: int) -> dict[str, str]:
-    """Every page in ``folder`` by name (its file name without ``.md``), in name order; the
-    default page when there is none. ``shown`` gives a path as diagnostics show it.
+    """Every page in ``folder`` by name (its file name without ``.md``), in name order (none
+    when the project has written none). ``shown`` gives a path as diagnostics show it.
 
     Raises :class:`InvalidInput` with a diagnostic for each page that cannot be used."""
     found: dict[str, str] = {}
@@ -47,7 +43,7 @@ def read(folder: Path, shown: Callable[[Path], str], limit: int) -> dict[str, st
             found[path.stem] = text
     if problems.has_errors:
         raise InvalidInput(problems)
-    return found or dict(DEFAULT)
+    return found
 
 
 def _page(path: Path, mark: Mark, limit: int, problems: Diagnostics) -> str | None:

@@ -70,6 +70,9 @@ def site_pages(registry: Registry) -> dict[str, str]:
         "limits": bool(registry.limits),
         "adapters": bool(registry.adapters),
         "recovery": any(code.recovery for code in registry.codes),
+        "changelog": has_history(registry),
+        "translators": bool(registry.meta.locales),
+        "progress": bool(registry.meta.locales),
     }
     return {name: what for name, what in PAGES.items() if has.get(name, True)}
 
@@ -328,9 +331,17 @@ def shape_example(registry: Registry, shape: str) -> str:
     return markdown.json_block(_enveloped(registry.shape(shape).envelope, error))
 
 
+def has_history(registry: Registry) -> bool:
+    """Whether any code says when it came, was deprecated or retired: else no changelog."""
+    return any(c.since or c.deprecated or c.retired for c in registry.codes)
+
+
 def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[Code]]]]:
-    """Per version, newest first: the codes it added, deprecated and retired."""
+    """Per version, newest first: the codes it added, deprecated and retired (nothing for a
+    registry whose codes give no dates)."""
     events: dict[str, dict[str, list[Code]]] = {}
+    if not has_history(registry):
+        return [], events
 
     def at(version: str) -> dict[str, list[Code]]:
         return events.setdefault(version, {"added": [], "deprecated": [], "retired": []})
@@ -500,7 +511,8 @@ def emit(
             languages=languages,
             base_path=base_path,
             names={x: _language_name(x) for x in languages},
-            alternate=[_alternate(x, base_path) for x in languages],
+            # One language needs no switcher: Material shows it for any non-empty list.
+            alternate=[_alternate(x, base_path) for x in languages] if len(languages) > 1 else [],
             authored=[{_title(text): f"{name}.md"} for name, text in pages.items()],
             search_lang=_search_language(lang),
         )
