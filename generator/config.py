@@ -145,7 +145,7 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
         if key not in KEYS:
             raise ConfigError(
                 f"{path}:{line}:1: error: unknown key '{key}' in [tool.errorbook] "
-                f"({suggest(key, list(KEYS))})"
+                f"({suggest(key, list(KEYS), 'key')})"
             )
         if key in _NUMBERS:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:

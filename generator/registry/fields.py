@@ -13,7 +13,10 @@ import re
 from ..diagnostics import Diagnostics, Mark
 from .loader import Mapping, Node, Scalar, Sequence
 from .schema import ObjectSchema
-from .suggest import closest, suggest
+from .suggest import closest, some_of, suggest
+
+#: A schema of at most this many keys is listed whole in a hint.
+MAX_KEYS_LISTED = 12
 
 IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)*\Z")
 
@@ -45,6 +48,15 @@ def entries(node: Node, what: str, found: Diagnostics) -> list[tuple[Scalar, Nod
     return result
 
 
+def _fields_hint(schema: ObjectSchema) -> str:
+    """How to write a mapping of ``schema``: its keys, or its required ones when it has
+    many (a code's schema grows with the fields a registry declares)."""
+    required = [field.name for field in schema.fields if field.required]
+    if len(schema.names) <= MAX_KEYS_LISTED or not required:
+        return "give its fields as 'key: value' lines: " + some_of(schema.names, MAX_KEYS_LISTED)
+    return "give its fields as 'key: value' lines, starting with " + ", ".join(required)
+
+
 class Fields:
     """Typed, checked access to the fields of one mapping node."""
 
@@ -68,7 +80,7 @@ class Fields:
                 "E-SCHEMA-NOT-MAPPING",
                 node.mark,
                 f"{where} must be a mapping, not {node.kind}",
-                "give its fields as 'key: value' lines: " + ", ".join(schema.names),
+                _fields_hint(schema),
             )
             self.valid = False
             return
@@ -90,7 +102,7 @@ class Fields:
                     "E-SCHEMA-UNKNOWN-KEY",
                     key.mark,
                     f"unknown key '{key.value}' in {where}",
-                    suggest(key.value, schema.names),
+                    suggest(key.value, schema.names, "key"),
                 )
                 continue
             self.keys[key.value] = key

@@ -233,7 +233,7 @@ def _value(field: ExtraField, node: Node, where: str, found: Diagnostics) -> Ext
             "E-SCHEMA-CHOICE",
             node.mark,
             f"'{text}' is not a valid '{field.name}' in {where}",
-            suggest(text, field.values),
+            suggest(text, field.values, "value"),
         )
         return None
     if not _matches(field, text, node, where, found):

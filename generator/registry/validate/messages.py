@@ -176,7 +176,7 @@ def read_message(
                     f"the message of {where} uses placeholder '{{{name}}}', which is not declared",
                     f"declare '{name}' under 'placeholders:'"
                     if not names
-                    else suggest(name, list(names)),
+                    else suggest(name, list(names), "placeholder"),
                 )
         if parsed.problems:
             broken = True

@@ -165,7 +165,7 @@ def read_policy(f: Fields, found: Diagnostics) -> tuple[str, ...]:
                 "E-POLICY-UNKNOWN-KEY",
                 mark,
                 f"'registry.required' names '{key}', which is not an optional code key",
-                suggest(key, schema.POLICY_KEYS),
+                suggest(key, schema.POLICY_KEYS, "key"),
             )
         elif key in keys:
             found.error(

@@ -251,6 +251,6 @@ def reference_ok(
         UNKNOWN[what],
         mark,
         f"{where} names {what} '{value}' in '{field}', but no such {what} is defined",
-        suggest(value, known) if known else f"define the {what} first",
+        suggest(value, known, what) if known else f"define the {what} first",
     )
     return False

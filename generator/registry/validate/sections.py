@@ -12,6 +12,7 @@ from .. import schema
 from ..fields import Fields
 from ..loader import Node, Scalar
 from ..model import Actor, Adapter, Envelope, Layer, Limit, RecoveryKind, Shape
+from ..suggest import some_of
 from .names import reference_ok
 
 #: The section that declares each kind of word a layer or code may use.
@@ -47,7 +48,7 @@ def vocabulary_ok(
                 "E-VOCABULARY-MISSING",
                 f.anchor,
                 f"{where} has no '{key}', which is required once the registry declares '{section}'",
-                f"add '{key}:' with one of: {', '.join(known)}",
+                f"add '{key}:' with one of: {some_of(known)}",
             )
         return None
     if not reference_ok(value, f.mark(key), known, what, key, where, found):
