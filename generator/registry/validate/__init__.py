@@ -104,14 +104,16 @@ def validate(root: Node, path: str) -> Registry:
     check_envelopes(shapes, found)
     kind_nodes = section(top, "recovery_kinds", "recovery kind", found)
     kinds = _valid(read_kind(k, v, found) for k, v in kind_nodes)
-    # Names are checked against every declared entry, valid or not, as references below are.
+    # Names are checked against every declared entry, valid or not, as references below are;
+    # an entry whose own name breaks the rules counts too (see names.section).
     actor_ids = tuple(key.value for key, _ in actor_nodes)
     shape_ids = tuple(key.value for key, _ in shape_nodes)
     kind_ids = tuple(key.value for key, _ in kind_nodes)
     layer_nodes = section(top, "layers", "layer", found)
     limit_nodes = section(top, "limits", "limit", found)
     adapter_nodes = section(top, "adapters", "adapter", found)
-    code_nodes = section(top, "codes", "code", found, read_naming(top, found))
+    misnamed: set[str] = set()
+    code_nodes = section(top, "codes", "code", found, read_naming(top, found), misnamed)
     declared = read_declarations(top, found)
     if len(code_nodes) > MAX_CODES:
         found.error(
@@ -139,7 +141,7 @@ def validate(root: Node, path: str) -> Registry:
     code_names = tuple(key.value for key, _ in code_nodes)
     # Parents are read before their sub-codes, which inherit from them; the registry keeps
     # the order it was written in.
-    parents = check_hierarchy(top.node("codes"), code_nodes, found)
+    parents = check_hierarchy(top.node("codes"), code_nodes, found, misnamed)
     resolved: dict[str, Code | None] = {}
     for key, node in sorted(code_nodes, key=lambda pair: pair[0].value.count(".")):
         name = key.value

@@ -58,8 +58,17 @@ SHARED_PLACEHOLDERS = ("request_id",)
 
 
 def section(
-    top: Fields, name: str, what: str, found: Diagnostics, naming: Naming | None = None
+    top: Fields,
+    name: str,
+    what: str,
+    found: Diagnostics,
+    naming: Naming | None = None,
+    misnamed: set[str] | None = None,
 ) -> list[tuple[Scalar, Node]]:
+    """Every entry of the section ``name``, each name defined once. An entry whose name breaks
+    the rules is reported and still returned, so that its own problems show in the same run
+    and a reference to it is not taken for a reference to nothing; its name is added to
+    ``misnamed``."""
     node = top.node(name)
     if node is None:
         return []
@@ -69,26 +78,27 @@ def section(
             "E-SCHEMA-EMPTY-SECTION", node.mark, f"'{name}' is empty", f"define at least one {what}"
         )
     taken = {key.value for key, _ in pairs}
-    valid = []
-    for key, value in pairs:
+    for key, _ in pairs:
         if what == "code":
-            if not code_name_ok(key, found, naming or Naming(), taken):
-                continue
-        elif not IDENTIFIER.match(key.value):
-            found.error(
-                "E-NAME-ID",
-                key.mark,
-                f"{what} id '{key.value}' is not a lower-case identifier",
-                "use a-z, 0-9 and '_', such as 'storage_network'",
-            )
-            continue
-        valid.append((key, value))
-    return valid
+            ok = code_name_ok(key, found, naming or Naming(), taken)
+        else:
+            ok = IDENTIFIER.match(key.value) is not None
+            if not ok:
+                found.error(
+                    "E-NAME-ID",
+                    key.mark,
+                    f"{what} id '{key.value}' is not a lower-case identifier",
+                    "use a-z, 0-9 and '_', such as 'storage_network'",
+                )
+        if not ok and misnamed is not None:
+            misnamed.add(key.value)
+    return pairs
 
 
-def _free(candidates: list[str], naming: Naming, taken: Collection[str]) -> str | None:
-    """The first candidate name that follows the rule, has a page of its own and is not
-    taken in the registry: a hint never suggests a name that would be a second problem."""
+def _free(candidates: list[str], naming: Naming, taken: set[str]) -> str | None:
+    """The first candidate name that follows the rule and is not taken in the registry nor
+    suggested already for another code: a hint never suggests a name that would be a second
+    problem. The name chosen is added to ``taken``."""
     for candidate in candidates:
         if (
             candidate
@@ -96,11 +106,12 @@ def _free(candidates: list[str], naming: Naming, taken: Collection[str]) -> str 
             and naming.accepts(candidate)
             and not (naming.pattern is None and keyword.iskeyword(candidate.lower()))
         ):
+            taken.add(candidate)
             return candidate
     return None
 
 
-def _specific(name: str, naming: Naming, taken: Collection[str]) -> str:
+def _specific(name: str, naming: Naming, taken: set[str]) -> str:
     better = _free([f"{name}_{word}" for word in ("FAILED", "ERROR", "REFUSED")], naming, taken)
     return f"choose a more specific name, such as {better}" if better else "choose another name"
 
@@ -111,11 +122,12 @@ def _screaming(part: str) -> str:
 
 
 def code_name_ok(
-    key: Scalar, found: Diagnostics, naming: Naming | None = None, taken: Collection[str] = ()
+    key: Scalar, found: Diagnostics, naming: Naming | None = None, taken: set[str] | None = None
 ) -> bool:
     """Whether a code's name follows the registry's naming rule; a problem is reported at
-    the name, which is always shown whole."""
+    the name, which is always shown whole. A name a hint suggests is added to ``taken``."""
     naming = naming or Naming()
+    taken = set() if taken is None else taken
     name = key.value
     parts = name.split(".")
     wrong = next((part for part in parts if not naming.fits(part)), None)
@@ -170,19 +182,22 @@ def code_name_ok(
 
 
 def check_hierarchy(
-    node: Node | None, codes: list[tuple[Scalar, Node]], found: Diagnostics
+    node: Node | None,
+    every_code: list[tuple[Scalar, Node]],
+    found: Diagnostics,
+    misnamed: Collection[str] = (),
 ) -> set[str]:
     """Every sub-code's parent exists, and no two codes share an identifier or a page.
-    Returns the names of the codes that have sub-codes."""
+    Returns the names of the codes that have sub-codes. What a name that breaks the rules
+    would mean (its parent, its identifier, its page) is not checked: its name is reported
+    already, and a second problem would only repeat it."""
     every = {key.value for key, _ in node.pairs} if isinstance(node, Mapping) else set()
+    parents = {key.value.rpartition(".")[0] for key, _ in every_code} & every
+    codes = [(key, value) for key, value in every_code if key.value not in misnamed]
     names = [key.value for key, _ in codes]
-    parents: set[str] = set()
     for key, _ in codes:
         parent, _, last = key.value.rpartition(".")
-        if not parent:
-            continue
-        if parent in every:
-            parents.add(parent)
+        if not parent or parent in every:
             continue
         near = closest(parent, names)
         instead = f"{near}.{last}"
