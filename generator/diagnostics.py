@@ -92,6 +92,28 @@ class Diagnostics:
     def render(self, *, with_id: bool = False) -> str:
         return "".join(d.render(with_id=with_id) + "\n" for d in self.sorted())
 
+    def counts(self) -> dict[str, int]:
+        """How many diagnostics of each id there are, the most frequent first (ties by id)."""
+        tally: dict[str, int] = {}
+        for item in self.items:
+            tally[item.id] = tally.get(item.id, 0) + 1
+        return dict(sorted(tally.items(), key=lambda pair: (-pair[1], pair[0])))
+
+    def summary(self) -> str:
+        """The lines that end a report: how many problems, and, when there are several, one
+        line per id with its count, so that a long report says at its end what it holds.
+        Like every line errorbook writes of its own, each starts with 'errorbook:'; a
+        diagnostic starts with its path."""
+        total = len(self.items)
+        text = (
+            f"errorbook: {total:,} problem{'s' if total != 1 else ''} found; nothing was written\n"
+        )
+        if total > 1:
+            counts = self.counts()
+            width = len(f"{max(counts.values()):,}")
+            text += "".join(f"errorbook: {n:>{width},} {id}\n" for id, n in counts.items())
+        return text
+
     def to_json(self) -> str:
         return json.dumps([d.as_dict() for d in self.sorted()], indent=2, ensure_ascii=False)
 

@@ -62,11 +62,7 @@ class InvalidInput(InputError):
         self.diagnostics = diagnostics
 
     def report(self) -> str:
-        count = len(self.diagnostics.items)
-        return (
-            self.diagnostics.render(with_id=True)
-            + f"errorbook: {count} problem{'s' if count != 1 else ''} found; nothing was written\n"
-        )
+        return self.diagnostics.render(with_id=True) + self.diagnostics.summary()
 
 
 class OutputError(ErrorbookError):

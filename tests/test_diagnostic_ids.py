@@ -111,6 +111,7 @@ def test_check_prints_the_id_of_a_catalog_problem(run: Run, translated: Path) ->
     report = json.loads(as_json.out)
     assert report["ok"] is False
     assert [problem["id"] for problem in report["problems"]] == ["E-PO-FUZZY-HEADER"]
+    assert report["counts"] == {"E-PO-FUZZY-HEADER": 1}
 
 
 def test_the_catalog_cache_keeps_each_id() -> None:

@@ -60,6 +60,23 @@ def test_main_maps_each_error_to_its_status_and_text(
     assert error.exit_code == status
 
 
+def test_a_report_of_several_problems_ends_with_a_count_per_id() -> None:
+    """The most frequent first, ties by id; each line of errorbook's own starts 'errorbook:'."""
+    found = Diagnostics()
+    for line in range(1_002):
+        found.error("E-REF-UNKNOWN-CODE", Mark("codes.yaml", line + 1, 1), "unknown")
+    found.error("E-SCHEMA-TYPE", Mark("codes.yaml", 9, 1), "a list")
+    found.error("E-NAME-ID", Mark("codes.yaml", 8, 1), "a name")
+    lines = errors.InvalidInput(found).report().splitlines()
+    assert len(lines) == 1_004 + 4
+    assert lines[1_004:] == [
+        "errorbook: 1,004 problems found; nothing was written",
+        "errorbook: 1,002 E-REF-UNKNOWN-CODE",
+        "errorbook:     1 E-NAME-ID",
+        "errorbook:     1 E-SCHEMA-TYPE",
+    ]
+
+
 def test_the_historical_names_are_the_hierarchy() -> None:
     """Code that catches the old names keeps working: they are these classes."""
     assert config.ConfigError is errors.ConfigError

@@ -159,6 +159,7 @@ def _as_json(args: argparse.Namespace, config: Config) -> int:
     report = {
         "ok": not failed,
         "problems": [d.as_dict() for d in problems.sorted()],
+        "counts": problems.counts(),
         "outdated": [{"path": r.path, "status": r.status} for r in drift],
         "foreign": foreign,
         "against": against,

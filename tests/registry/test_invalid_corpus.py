@@ -20,6 +20,7 @@ takes it from a sidecar ``<name>.expect`` in the same syntax instead.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,8 +109,19 @@ def _param(case: Case) -> object:
     return pytest.param(case, id=case.path.stem, marks=marks)
 
 
-def _summary(count: int) -> str:
-    return f"errorbook: {count} problem{'s' if count != 1 else ''} found; nothing was written"
+def _summary(expect: tuple[str, ...]) -> list[str]:
+    """The lines that end the report: the count, then each id's count when there are several
+    problems, the most frequent first."""
+    count = len(expect)
+    lines = [f"errorbook: {count} problem{'s' if count != 1 else ''} found; nothing was written"]
+    if count > 1:
+        ids = Counter(split_id(line)[1] for line in expect)
+        width = max(len(str(n)) for n in ids.values())
+        lines += [
+            f"errorbook: {n:>{width}} {id}"
+            for id, n in sorted(ids.items(), key=lambda p: (-p[1], p[0]))
+        ]
+    return lines
 
 
 def _kinds(lines: list[str]) -> list[tuple[str, str, str, str]]:
@@ -136,7 +148,7 @@ def test_invalid_registry(
     shown = [row[len(prefix) :] for row in err.splitlines() if row.startswith(prefix)]
     assert _kinds(shown) == _kinds(list(case.expect)), case.title
     expected = [f"{case.shown}:{line}" for line in case.expect]
-    expected.append(_summary(len(case.expect)))
+    expected += _summary(case.expect)
     assert err == "".join(line + "\n" for line in expected), case.title
     assert out == ""
     assert status == case.exit
