@@ -172,7 +172,7 @@ def read_code(
                 f"{where} names code '{other}' twice in 'related'",
                 "remove the second entry",
             )
-        elif reference_ok(other, mark, code_names, "code", "related", where, found):
+        elif reference_ok(other, mark, code_names, "code", "related", where, found, name):
             related.append(other)
 
     since = semver_field(f, "since", found)

@@ -259,13 +259,17 @@ def reference_ok(
     field: str,
     where: str,
     found: Diagnostics,
+    itself: str | None = None,
 ) -> bool:
+    """Whether ``value`` is one of ``known``; else an error with the nearest names, never
+    ``itself`` (a code's own name, which it may not name)."""
     if value in known:
         return True
+    candidates = known if itself is None else tuple(x for x in known if x != itself)
     found.error(
         UNKNOWN[what],
         mark,
         f"{where} names {what} '{value}' in '{field}', but no such {what} is defined",
-        suggest(value, known, what) if known else f"define the {what} first",
+        suggest(value, candidates, what) if candidates else f"define the {what} first",
     )
     return False
