@@ -147,6 +147,7 @@ IDS: dict[str, str] = {
     "E-RECOVERY-NO-STEPS": "A code's recovery lists no steps.",
     "E-RETRY-NO-LIMIT": "A bounded retry policy names no limit to cap the attempts.",
     "E-RETRY-UNEXPECTED-LIMIT": "A retry policy other than 'bounded' names a limit.",
+    "E-RECOVERY-RETRY-CONTRADICTS": "A code's retry policy is not one its recovery kind fits.",
     # PO files as files
     "E-PO-BYTE-ORDER-MARK": "A PO file starts with a byte-order mark.",
     "E-PO-CR-LINE-ENDINGS": "A PO file has carriage-return line endings.",

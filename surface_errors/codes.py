@@ -121,6 +121,7 @@ class Recovery(_Value):
     INSPECT_PAGE = 'inspect_page'
     REPORT_TO_PAGE = 'report_to_page'
     RETRY_LATER = 'retry_later'
+    WAIT_FOR_SERVICE = 'wait_for_service'
 
 
 
@@ -748,7 +749,7 @@ CODES: Final[Mapping[ErrorCode, CodeInfo]] = MappingProxyType({
         code=ErrorCode.LLM_RETRIES_EXHAUSTED,
         layer=Layer.MODEL_NETWORK,
         shape=Shape.PROTOCOL,
-        recovery=Recovery.RETRY_LATER,
+        recovery=Recovery.WAIT_FOR_SERVICE,
         retry=Retry.AFTER_FIX,
         retry_limit=None,
         http_status=503,

@@ -99,14 +99,23 @@ def to_problem(
     params: object = None,  # a Mapping; see _format.merge_params
     **keywords: object,
 ) -> dict[str, object]:
-    """An RFC 9457 problem object: ``type`` is the code's page, ``title`` the localized
-    message without its values, ``detail`` with them, ``status`` the HTTP status of a
-    protocol failure; ``code``, ``layer`` and ``retry`` are extension members.
+    """An RFC 9457 problem object: ``type`` is the code's page, ``title`` a short summary
+    that is the same for every occurrence (its layer's title and the code, as in
+    ``"Storage: DISK_FULL"``), ``detail`` the localized message with its values,
+    ``status`` the HTTP status of a protocol failure; ``code``, ``layer`` and ``retry`` are
+    extension members.
 
     Placeholder values come as keyword arguments, in the ``params`` mapping, or both; a
     placeholder named ``instance`` (or ``class``) can only travel in ``params``."""
     info = code_info(code)
     return _problem(info, locale, request_id, instance, merge_params(info, params, keywords))
+
+
+def _problem_title(info: CodeInfo) -> str:
+    """A problem's ``title``: the code's layer and the code. RFC 9457 wants a summary that
+    does not change between occurrences, so no message, which carries placeholders; the
+    layer's title is the registry's, in its source language."""
+    return f"{LAYERS[info.layer].title}: {info.code.value}"
 
 
 def _problem(
@@ -119,10 +128,9 @@ def _problem(
     params = add_request_id(info, params, request_id)
     check_params(info, params)
     words = translator(locale)
-    count = params.get(info.count) if info.count is not None else None
     problem: dict[str, object] = {
         "type": info.docs_url,
-        "title": words.template(info.code, count if isinstance(count, int) else None),
+        "title": _problem_title(info),
         "detail": words.message(info.code, params=params),
         "code": info.code.value,
         "layer": info.layer.value,

@@ -14,6 +14,13 @@ Each language is its own MkDocs build, and ``errorbook site build`` runs them si
 builds of one project take turns here (a lock in the cache folder), so the first regenerates
 what changed and the others find the stamp up to date.
 
+Every page it builds names its translations: the ``<link rel="alternate" hreflang>`` of the
+head point at the same page in each published language, with absolute URLs and an
+``x-default`` (the source language), and the language switcher's links at the same page too,
+relative to it, so that they work under any base path and in a local preview at the root.
+Under ``mkdocs serve`` only one language is there to see: the switcher's other languages
+point at the published site.
+
 Catalog problems that a regeneration finds (a fuzzy entry, a placeholder a translation
 dropped) are logged as ``errorbook generate`` prints them: as warnings under ``mkdocs
 serve``, where a translator watches the pages change, and as information in a build, where
@@ -27,9 +34,10 @@ import contextlib
 import logging
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -44,6 +52,10 @@ from ..pipeline import stamp
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
 _SEVERITY = re.compile(r": (?:error|warning): ")  # the log level says it
+#: What Material writes for ``extra.alternate``: the head's links, one line each, and the
+#: switcher's links.
+_HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
+_SWITCHER_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-select__link">')
 
 
 @contextlib.contextmanager
@@ -113,6 +125,12 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 "fixed; `errorbook check` lists the same problems",
             )
 
+    def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
+        alternates = config.extra.get("alternate")
+        if not isinstance(alternates, Sequence) or not config.site_url:
+            return output
+        return translations(output, page.url, config.site_url, alternates, serving=self.serving)
+
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if os.environ.get(SERVING):
             return server  # the command watches the inputs; MkDocs sees only the pages
@@ -121,3 +139,47 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if settings.locales_dir.is_dir():
             server.watch(str(settings.locales_dir))
         return server
+
+
+def translations(
+    html: str,
+    url: str,
+    site_url: str,
+    alternates: Sequence[Any],
+    *,
+    serving: bool = False,
+) -> str:
+    """``html`` (the page at ``url`` of the language published at ``site_url``) with its
+    translations named per page: in the head, absolute URLs and an ``x-default`` (the first
+    alternate, the source language); in the switcher, links relative to the page (under
+    ``serving``, absolute ones for the languages not served)."""
+    folders: dict[str, str] = {}  # hreflang -> the language's home, relative to this one's
+    for alternate in alternates:
+        if isinstance(alternate, dict) and alternate.get("lang") and alternate.get("link"):
+            folders.setdefault(str(alternate["lang"]), str(alternate["link"]))
+    if not folders:
+        return html
+    absolute = {lang: urljoin(site_url, link) + url for lang, link in folders.items()}
+    head = "".join(
+        f'    <link rel="alternate" href="{href}" hreflang="{lang}">\n'
+        for lang, href in [*absolute.items(), ("x-default", next(iter(absolute.values())))]
+    )
+    first = iter([head])  # the first of Material's links gives way to ours, the others go
+    html = _HEAD_ALTERNATE.sub(lambda _: next(first, ""), html)
+    up = "../" * url.count("/")  # from this page's folder to the language's home
+    here = urljoin(site_url, ".")
+
+    def switch(match: re.Match[str]) -> str:
+        lang = match.group(1)
+        link = folders.get(lang)
+        if link is None:
+            return match.group(0)
+        if serving and urljoin(site_url, link) != here:
+            target = absolute[lang]  # not served here: the published page
+        elif link.startswith(("/", "http:", "https:")):
+            target = link + url
+        else:
+            target = up + link + url
+        return f'<a href="{target}" hreflang="{lang}" class="md-select__link">'
+
+    return _SWITCHER_LINK.sub(switch, html)

@@ -252,6 +252,7 @@ class RecoveryKind:
 
     id: str
     summary: str
+    retry: tuple[RetryPolicy, ...] = ()  # the policies its summary fits; () means any
     mark: Mark = field(compare=False)
 
 

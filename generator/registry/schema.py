@@ -443,7 +443,16 @@ SHAPE = ObjectSchema(
 RECOVERY_KIND = ObjectSchema(
     "recovery kind",
     "A kind of recovery that several codes share.",
-    (Field("summary", "text", True, "The sentence that sums up what to do."),),
+    (
+        Field("summary", "text", True, "The sentence that sums up what to do."),
+        Field(
+            "retry",
+            "list of retry policies",
+            False,
+            "The retry policies its summary fits (`never`, `after_fix`, `bounded`); a code "
+            "of this kind with another policy is refused. Any policy when not given.",
+        ),
+    ),
 )
 
 
@@ -610,6 +619,7 @@ shapes:
 recovery_kinds:
   free_space:
     summary: Free space on the volume, then write again.
+    retry: [after_fix]    # optional: the retry policies this summary fits
 """,
     "layer": """\
 layers:

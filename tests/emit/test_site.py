@@ -24,6 +24,7 @@ from ..conftest import MINIMAL, ROOT, Run, make_project
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 LANGUAGES = ("en", "de", "ja")
+PHONE = {"width": 390, "height": 844}
 BASE_PATH = "/" + se.DOCS_URL.split("://", 1)[1].split("/", 1)[1]  # "/errors/"
 #: Console messages that are not the site's fault: Material asks for sitemap.xml of
 #: alternate languages relative to the page, and the favicon may be probed.
@@ -116,10 +117,16 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     page.problems = []  # console errors, failed and outside requests
 
     def on_console(message: Any) -> None:
-        if message.type == "error" and not HARMLESS.search(message.text):
+        where = (message.location or {}).get("url", "")
+        if message.type == "error" and not HARMLESS.search(f"{message.text} {where}"):
             page.problems.append(f"console: {message.text}")
 
     def on_request(request: Any) -> None:
+        # Material looks up each <link rel="alternate"> page's sitemap.xml: those links are
+        # the published site's own absolute URLs (as hreflang wants them), so these requests
+        # stay on the site's own host once it is published.
+        if request.url.startswith(se.DOCS_URL) and request.url.endswith("/sitemap.xml"):
+            return
         if not request.url.startswith(("http://127.0.0.1:", "data:", "blob:")):
             page.problems.append(f"outside request: {request.url}")
 
@@ -209,14 +216,30 @@ def test_untranslated_prose_is_marked(page: Any, server: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_screenshots(page: Any, server: str, lang: str) -> None:
+def test_screenshots(browser: Any, server: str, lang: str) -> None:
+    """The home page, the code table, a code page and the root page (which sends a reader of
+    ``lang`` to their language), on a desktop and on a 390 px phone."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for name, path in (("home", ""), ("codes", "codes/"), ("code", "codes/permission_denied/")):
-        page.goto(f"{server}{lang}/{path}")
-        target = ARTIFACTS / f"{lang}-{name}.png"
-        page.screenshot(path=str(target), full_page=False)
-        assert target.stat().st_size > 10_000
-    assert page.problems == []
+    for device, options in (
+        ("desktop", {"viewport": {"width": 1280, "height": 900}}),
+        ("phone", {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True}),
+    ):
+        context = browser.new_context(locale=lang, **options)
+        page = context.new_page()
+        for name, path in (
+            ("home", f"{lang}/"),
+            ("codes", f"{lang}/codes/"),
+            ("code", f"{lang}/codes/llm_retries_exhausted/#limits"),
+            ("root", ""),
+        ):
+            page.goto(f"{server}{path}")
+            if name == "root":
+                page.wait_for_url(f"{server}{lang}/")
+            suffix = "" if device == "desktop" else "-phone"
+            target = ARTIFACTS / f"{lang}-{name}{suffix}.png"
+            page.screenshot(path=str(target), full_page=False)
+            assert target.stat().st_size > 10_000
+        context.close()
 
 
 class _Text(HTMLParser):
@@ -307,4 +330,187 @@ def test_markup_in_the_registry_renders_as_literal_text(
     page.goto((out / "en/codes/door_closed/index.html").as_uri())
     assert HOSTILE[0] in page.locator("article").inner_text()
     assert dialogs == []
+    context.close()
+
+
+# --- What a careful reader met (issue 18), each first reproduced here. ---------------------
+
+SITE_URL = se.DOCS_URL  # "https://docs.surface.example/errors/"
+
+
+class _RootHandler(http.server.SimpleHTTPRequestHandler):
+    """The built site served at the root of the host, as a local preview serves it."""
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def root_server(built: Path) -> Iterator[str]:
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_RootHandler, directory=str(built))
+    )
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_page_names_its_own_translations_with_absolute_urls(
+    page: Any, server: str, lang: str
+) -> None:
+    for path in ("", "codes/", "codes/permission_denied/", "guide/"):
+        page.goto(f"{server}{lang}/{path}")
+        links = page.locator("head link[rel='alternate'][hreflang]")
+        found = {
+            links.nth(i).get_attribute("hreflang"): links.nth(i).get_attribute("href")
+            for i in range(links.count())
+        }
+        wanted = {x: f"{SITE_URL}{x}/{path}" for x in LANGUAGES}
+        assert found == {**wanted, "x-default": f"{SITE_URL}en/{path}"}, path
+
+
+@pytest.mark.parametrize("where", ["base path", "root"])
+def test_switching_language_works_under_any_base_path(
+    page: Any, server: str, root_server: str, where: str
+) -> None:
+    base = server if where == "base path" else root_server
+    page.goto(f"{base}en/codes/permission_denied/#recovery")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator('.md-select__link[hreflang="ja"]').click()
+    page.wait_for_url(f"{base}ja/codes/permission_denied/#recovery")
+    assert heading_text(page.locator("h1").first) == "PERMISSION_DENIED"
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert page.problems == []
+
+
+def test_the_switcher_works_without_javascript(browser: Any, root_server: str) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{root_server}de/codes/permission_denied/")
+    href = page.locator('.md-select__link[hreflang="en"]').get_attribute("href")
+    assert not href.startswith("/"), href  # relative: right under any base path
+    page.goto(page.evaluate("h => new URL(h, location.href).href", href))
+    assert page.url == f"{root_server}en/codes/permission_denied/"
+    assert heading_text(page.locator("h1").first) == "PERMISSION_DENIED"
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "slug", "within"),
+    [
+        ("-32034", "llm_retries_exhausted", 2),  # the code table holds the number too
+        ("retries exhausted", "llm_retries_exhausted", 1),
+        ("action timeout", "action_timeout", 1),
+        ("PERMISSION_DENIED", "permission_denied", 1),
+    ],
+)
+def test_search_finds_a_code_by_its_number_and_its_words(
+    page: Any, server: str, query: str, slug: str, within: int
+) -> None:
+    page.goto(f"{server}en/")
+    pages: list[str] = []  # each page once, in the order of its best result
+    for href in _search(page, query):
+        path = href.split("?", 1)[0].split("#", 1)[0]
+        if path not in pages:
+            pages.append(path)
+    if query.startswith("-"):  # not "every page without the number"
+        assert len(pages) <= 3, pages
+    assert any(p.endswith(f"codes/{slug}/") for p in pages[:within]), (query, pages[:5])
+
+
+def test_every_tab_stop_is_visible_and_not_hidden_from_assistive_technology(
+    page: Any, server: str
+) -> None:
+    page.goto(f"{server}en/codes/")
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        state = page.evaluate(
+            """() => { const e = document.activeElement; const r = e.getBoundingClientRect();
+            return {tag: e.tagName, id: e.id, hidden: !!e.closest('[aria-hidden="true"]'),
+                    size: r.width * r.height}; }"""
+        )
+        assert not state["hidden"], state
+        assert state["size"] > 0 or state["tag"] == "BODY", state
+
+
+def test_sortable_headers_stay_column_headers_with_a_button_inside(page: Any, server: str) -> None:
+    page.goto(f"{server}en/codes/")
+    header = page.get_by_role("columnheader", name="HTTP")
+    assert header.count() == 1
+    assert header.get_attribute("role") is None
+    button = header.get_by_role("button")
+    assert button.count() == 1
+    button.focus()
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "ascending"
+    assert button.get_attribute("aria-sort") is None
+    page.keyboard.press("Enter")
+    assert header.get_attribute("aria-sort") == "descending"
+    assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", ["de", "ja"])
+def test_english_fallback_of_hand_written_pages_is_marked_as_english(
+    page: Any, server: str, lang: str
+) -> None:
+    page.goto(f"{server}{lang}/guide/")
+    text = page.locator("article p", has_text="errorbook is not tied to Surface").first
+    assert text.evaluate("e => e.closest('[lang]').getAttribute('lang')") == "en"
+    note = page.locator("article .admonition.note").first  # the note is in the page's language
+    assert note.evaluate("e => e.closest('[lang]').getAttribute('lang')") == lang
+    heading = page.locator("article h1").first
+    assert heading.evaluate("e => e.closest('[lang]').getAttribute('lang')") == "en"
+
+
+@pytest.mark.parametrize(
+    ("languages", "landing"), [("de-DE", "de"), ("ja", "ja"), ("fr-FR", "en"), ("en-GB", "en")]
+)
+def test_the_root_page_picks_the_readers_language(
+    browser: Any, server: str, languages: str, landing: str
+) -> None:
+    context = browser.new_context(locale=languages)
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_url(f"{server}{landing}/")
+    assert page.evaluate("document.documentElement.lang") == landing
+    context.close()
+
+
+def test_the_root_page_lists_every_language_without_javascript(browser: Any, server: str) -> None:
+    context = browser.new_context(java_script_enabled=False, locale="de-DE")
+    page = context.new_page()
+    page.goto(server)
+    assert page.url == server  # nothing moves a reader without JavaScript
+    links = page.locator("a[hreflang]")
+    assert {links.nth(i).get_attribute("hreflang") for i in range(links.count())} == set(LANGUAGES)
+    page.locator('a[hreflang="ja"]').click()
+    assert page.url == f"{server}ja/"
+    context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_code_table_on_a_phone_says_it_scrolls_and_keeps_the_code_in_view(
+    browser: Any, server: str, lang: str
+) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server}{lang}/codes/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    hint = page.locator(".eb-scroll-hint")
+    assert hint.is_visible()
+    scroller = page.locator(".eb-sortable .md-typeset__scrollwrap").first
+    assert scroller.evaluate("e => e.scrollWidth > e.clientWidth")
+    scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    first = page.locator(".eb-sortable tbody tr").first.locator("td").first
+    box = first.bounding_box()
+    assert box is not None and 0 <= box["x"] < PHONE["width"] / 2, box
+    assert first.locator("a").is_visible()
+    context.close()
+    # On a desktop the hint is not needed.
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{server}{lang}/codes/")
+    assert not page.locator(".eb-scroll-hint").is_visible()
     context.close()

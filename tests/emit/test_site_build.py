@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from html import unescape as html_unescape
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -489,3 +491,60 @@ def test_the_sitemaps_are_dated_by_the_last_commit_not_by_the_build(
     assert done.returncode == 0, done.stdout + done.stderr
     sitemap = (out / "en" / "sitemap.xml").read_text("utf-8")
     assert "<lastmod>2001-02-03</lastmod>" in sitemap, sitemap[:500]
+
+
+def test_both_base_configurations_share_extensions_and_theme() -> None:
+    """What `errorbook init` gives a project and this repository's own site agree on the
+    Markdown extensions and the theme's features and palette."""
+    import yaml
+
+    ours = yaml.safe_load((ROOT / "site" / "mkdocs.base.yml").read_text("utf-8"))
+    shipped = yaml.safe_load((ROOT / "templates" / "site" / "mkdocs.base.yml").read_text("utf-8"))
+    assert ours["markdown_extensions"] == shipped["markdown_extensions"]
+    assert ours["theme"] == shipped["theme"]
+    assert isinstance(ours["theme"]["palette"], dict)  # a list adds a hidden radio button
+
+
+def test_a_fenced_block_inside_a_list_item_is_a_code_block(run: Run, tmp_path: Path) -> None:
+    notes = (
+        "# Notes\n\n"
+        "1. Install it.\n"
+        "2. Tell errorbook where things are, in your `pyproject.toml`:\n\n"
+        "    ```toml\n"
+        "    [tool.errorbook]\n"
+        '    registry = "codes.yaml"\n'
+        "    ```\n\n"
+        "3. Run it.\n"
+    )
+    root = _notes_project(tmp_path, run, notes)
+    out = tmp_path / "out"
+    done = _build(root / "site", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    html = (out / "en" / "notes" / "index.html").read_text("utf-8")
+    item = html.split("<li>", 3)[2].split("</li>", 1)[0]
+    block = re.sub(r"<[^>]+>", "", item.split("<pre", 1)[-1].split(">", 1)[-1])
+    assert "<pre" in item and '[tool.errorbook]\nregistry = "codes.yaml"' in html_unescape(block)
+    assert "```" not in html
+
+
+def test_the_plugin_names_each_pages_translations() -> None:
+    from generator.integrations.mkdocs_plugin import translations
+
+    html = (
+        '<head>\n      <link rel="alternate" href="../../../en/" hreflang="en">\n'
+        '      <link rel="alternate" href="../../../de/" hreflang="de">\n</head>\n'
+        '<a href="../../../en/" hreflang="en" class="md-select__link">\n'
+        '<a href="../../../de/" hreflang="de" class="md-select__link">\n'
+    )
+    alternates = [{"lang": "en", "link": "../en/"}, {"lang": "de", "link": "../de/"}]
+    site = "https://example.org/errors/de/"
+    built = translations(html, "codes/x/", site, alternates)
+    assert built.count('rel="alternate"') == 3
+    assert 'href="https://example.org/errors/en/codes/x/" hreflang="en">' in built
+    assert 'href="https://example.org/errors/en/codes/x/" hreflang="x-default"' in built
+    assert '<a href="../../../en/codes/x/" hreflang="en"' in built
+    assert '<a href="../../../de/codes/x/" hreflang="de"' in built
+    # Previewing one language (`mkdocs serve`): the others are where they are published.
+    served = translations(html, "codes/x/", site, alternates, serving=True)
+    assert '<a href="https://example.org/errors/en/codes/x/" hreflang="en"' in served
+    assert '<a href="../../../de/codes/x/" hreflang="de"' in served

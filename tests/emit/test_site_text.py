@@ -94,3 +94,39 @@ def test_a_translated_message_gets_the_same_treatment(run: Run, tmp_path: Path) 
         "<blockquote>\n<p>{count} items were refused<br />\nby {who} {sic}.</p>\n</blockquote>"
     )
     assert html.count('<span class="eb-untranslated" lang="en">') == html.count("</span>") == 2
+
+
+def test_limit_values_are_localized_numbers_and_units() -> None:
+    """Digit grouping and CLDR units in the page's language; sizes in binary units; a unit
+    CLDR does not know stays as the registry writes it."""
+    from generator.emit.site.pages import quantity
+
+    assert quantity(60, "seconds", "en") == "60 seconds"
+    assert quantity(60, "seconds", "de") == "60 Sekunden"
+    assert quantity(1, "seconds", "de") == "1 Sekunde"
+    assert quantity(60, "seconds", "ja") == "60 秒"
+    assert quantity(500, "milliseconds", "de") == "500 Millisekunden"
+    assert quantity(60000, "milliseconds", "de") == "60.000 Millisekunden"
+    assert quantity(1048576, "bytes", "de") == "1 MiB"
+    assert quantity(65536, "bytes", "ja") == "64 KiB"
+    assert quantity(1536, "bytes", "de") == "1,5 KiB"
+    assert quantity(256, "bytes", "de") == "256 Byte"
+    assert quantity(256, "bytes", "ja") == "256 バイト"
+    assert quantity(3, "attempts", "de") == "3 attempts"
+    assert quantity(12000, "actions", "de") == "12.000 actions"
+
+
+def test_the_pages_show_limits_in_the_readers_language() -> None:
+    german = (ROOT / "site" / "docs" / "de" / "codes" / "llm_retries_exhausted.md").read_text(
+        "utf-8"
+    )
+    assert "500 Millisekunden" in german and "60\\.000 Millisekunden" in german  # escaped
+    limits = (ROOT / "site" / "docs" / "ja" / "limits.md").read_text("utf-8")
+    assert "1 MiB" in limits and "1048576" not in limits
+
+
+def test_a_recovery_summary_fits_the_codes_retry_policy() -> None:
+    """LLM_RETRIES_EXHAUSTED may not be retried now: its page does not say to retry."""
+    page = (ROOT / "site" / "docs" / "en" / "codes" / "llm_retries_exhausted.md").read_text("utf-8")
+    assert "Retry under the bounded retry policy" not in page
+    assert "Stop retrying" in page

@@ -87,7 +87,7 @@ def test_a_thousand_problems_are_each_reported_once_and_summed_up(run: Run, tmp_
     assert sum(f"'{LONG}11'" in row for row in diagnostics) == 1
     (near,) = [row for row in diagnostics if "'CODE_21'" in row]
     assert near.endswith(
-        "(did you mean 'CODE_20', 'CODE_18' or 'CODE_24'?) [E-REF-UNKNOWN-CODE]"
+        "(did you mean 'CODE_18', 'CODE_24' or 'CODE_26'?) [E-REF-UNKNOWN-CODE]"
     ), near
     (far,) = [row for row in diagnostics if "'ZZZ_7_QQQ'" in row]
     assert far.endswith("(no code has a similar name) [E-REF-UNKNOWN-CODE]"), far

@@ -93,6 +93,7 @@ def test_a_second_run_while_one_holds_the_lock_says_so(run: Run, tmp_path: Path)
     root = make_project(tmp_path / "p")
     import fcntl
 
+    (root / output.CACHE_FOLDER).mkdir()
     with open(root / output.LOCK, "a+b") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         result = run("generate", cwd=root)

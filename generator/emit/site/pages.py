@@ -19,6 +19,8 @@ from pathlib import PurePosixPath
 import jinja2
 from babel import Locale
 from babel.messages.catalog import Catalog
+from babel.numbers import format_decimal
+from babel.units import format_unit
 
 from ...catalogs import pofile
 from ...catalogs.catalog import usable
@@ -358,6 +360,39 @@ def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[C
     return versions, events
 
 
+#: The free-text units of limits that CLDR knows, as its unit ids; any other unit is shown as
+#: the registry writes it, after the number.
+_CLDR_UNITS = {
+    "microseconds": "duration-microsecond",
+    "milliseconds": "duration-millisecond",
+    "ms": "duration-millisecond",
+    "seconds": "duration-second",
+    "s": "duration-second",
+    "minutes": "duration-minute",
+    "hours": "duration-hour",
+    "days": "duration-day",
+    "bytes": "digital-byte",
+    "bits": "digital-bit",
+}
+#: Sizes of 1 KiB and more in binary units (the symbols are the same in every language).
+_BINARY = (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
+
+
+def quantity(value: int, unit: str, lang: str) -> str:
+    """A limit's value with its unit, as the page's language writes it: digit grouping,
+    CLDR's unit names and plural forms ("60 Sekunden", "500 ミリ秒"), a size of 1 KiB or more
+    in binary units ("1 MiB"); a unit CLDR does not have ("attempts") as it is written."""
+    locale = Locale.parse(lang)
+    cldr = _CLDR_UNITS.get(unit.strip().lower())
+    if cldr == "digital-byte":
+        for symbol, size in _BINARY:
+            if abs(value) >= size:
+                return f"{format_decimal(round(value / size, 2), locale=locale)} {symbol}"
+    if cldr is not None:
+        return str(format_unit(value, cldr, locale=locale))
+    return f"{format_decimal(value, locale=locale)} {unit}"
+
+
 def _language_name(lang: str) -> str:
     return Locale.parse(lang).get_display_name(lang) or lang
 
@@ -458,11 +493,19 @@ def emit(
     languages = published(registry, docs)
     source = registry.meta.source_locale
     versions, _ = changelog(registry)  # the same for every language
-    base_path = "/" + registry.meta.docs_url.split("://", 1)[1].split("/", 1)[1]
     header = header_line(registry.path)
     totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
+    roots: list[dict[str, str]] = []  # each language as the root page lists it
     for lang in languages:
         chrome = chrome_catalog(env, lang) if lang != source else {}
+        roots.append(
+            {
+                "folder": lang,
+                "tag": lang.replace("_", "-"),
+                "name": _language_name(lang),
+                "site": _plain(chrome)("%(title)s error codes", title=registry.meta.title),
+            }
+        )
 
         ui = {
             k: tuple(v.split("\x00"))
@@ -481,7 +524,8 @@ def emit(
             out.add(str(root / f"{name}.md"), data, Source(what))
         for name, text in pages.items():  # hand-written, in the source language only
             page.fallback[:] = [name] if lang != source else []
-            body = render(env, "site/page.md.j2", text=text, **context).decode()
+            shown = text if lang == source else in_language(text, source)
+            body = render(env, "site/page.md.j2", text=shown, **context).decode()
             data = _stamp(_with_note(body, page, t), header).encode()
             out.add(str(root / f"{name}.md"), data, _hand_written(site_dir, name))
         page_key = _code_page_keys(cache, page, chrome, header) if cache else None
@@ -509,27 +553,35 @@ def emit(
         context.update(
             header=header,
             languages=languages,
-            base_path=base_path,
             names={x: _language_name(x) for x in languages},
             # One language needs no switcher: Material shows it for any non-empty list.
-            alternate=[_alternate(x, base_path) for x in languages] if len(languages) > 1 else [],
+            alternate=[_alternate(x) for x in languages] if len(languages) > 1 else [],
             authored=[{_title(text): f"{name}.md"} for name, text in pages.items()],
             search_lang=_search_language(lang),
+            search_separator=SEARCH_SEPARATOR,
         )
         config = render(env, "site/mkdocs.lang.yml.j2", **context)
         what = f"the MkDocs configuration of {lang}"
         out.add(str(PurePosixPath(site_dir) / f"mkdocs.{lang}.yml"), config, Source(what))
-    redirect = render(env, "site/redirect.html.j2", header=header, target=f"{source}/")
+    redirect = render(
+        env,
+        "site/redirect.html.j2",
+        header=header,
+        docs_url=registry.meta.docs_url,
+        languages=roots,
+    )
     what = "the redirect to the home page"
     out.add(str(PurePosixPath(site_dir) / "root" / "index.html"), redirect, Source(what))
     return out.result()
 
 
-def _alternate(lang: str, base_path: str) -> dict[str, str]:
-    """One entry of Material's language switcher (``extra.alternate``)."""
+def _alternate(lang: str) -> dict[str, str]:
+    """One entry of Material's language switcher (``extra.alternate``): the language's home,
+    relative to this language's, so that it is right under any base path. The errorbook
+    plugin points each page's links at the same page in every language."""
     return {
         "name": _language_name(lang),
-        "link": f"{base_path}{lang}/",
+        "link": f"../{lang}/",
         "lang": lang.replace("_", "-"),
     }
 
@@ -557,11 +609,39 @@ def _kept(cache: PageCache, path: str, key: str) -> bytes | None:
     return data if data is not None and digest(data) == known[1] else None
 
 
+def in_language(text: str, lang: str) -> str:
+    """A hand-written page shown on another language's site, marked as written in ``lang``
+    (so that a screen reader reads it with the right voice): its first heading through its
+    attribute list, everything after it in a ``<div lang>`` (md_in_html), so that the note
+    placed under the heading (:func:`_with_note`) stays in the page's language."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("# ")), None)
+    if at is None:
+        return f'<div lang="{lang}" markdown>\n\n{text.strip()}\n\n</div>\n'
+    heading = lines[at].rstrip()
+    if heading.endswith("}") and "{" in heading:  # an attribute list of its own
+        heading = f'{heading[:-1].rstrip()} lang="{lang}" }}'
+    else:
+        heading = f'{heading} {{ lang="{lang}" }}'
+    rest = "\n".join(lines[at + 1 :]).strip()
+    return "\n".join(
+        [*lines[:at], heading, "", f'<div lang="{lang}" markdown>', "", rest, "", "</div>", ""]
+    )
+
+
 def _title(markdown_text: str) -> str:
     """A hand-written page's title: its first level-one heading."""
     return next(
         (line[2:].strip() for line in markdown_text.splitlines() if line.startswith("# ")), "Page"
     )
+
+
+#: Where search splits words, in the pages and in a query: white space, hyphens and
+#: underscores (so DISK_FULL_NOW is found by "disk full"), a dot not followed
+#: by a digit (PARENT.SUB, but not 0.5), and the full-width punctuation of Chinese and
+#: Japanese that Material's own Japanese separator lists. A minus before a number is taken
+#: off the query by errorbook.js, where search would read it as "must not contain".
+SEARCH_SEPARATOR = "[\\s\\-_\u3000\u3001\u3002\uff0c\uff0e]+|\\.(?!\\d)"
 
 
 def _search_language(lang: str) -> str:
@@ -735,6 +815,7 @@ def _context(
         "Raw": Raw,
         "link": lambda text, target: Raw(f"[{page.md(text)}]({target})"),
         "codespan": lambda text: Raw(markdown.code_span(str(text))),
+        "quantity": lambda value, unit: Raw(markdown.inline(quantity(value, unit, page.lang))),
         "anchor": lambda name: "{#" + str(name).replace(" ", "-") + "}",
         "lang": page.lang,
         "source": page.source,

@@ -15,6 +15,7 @@ from ..model import (
     ExtraField,
     Layer,
     Recovery,
+    RecoveryKind,
     Retirement,
     Retry,
     RetryPolicy,
@@ -53,6 +54,25 @@ def check_replacements(codes: list[Code], found: Diagnostics) -> None:
                 f"code {code.name} is replaced by {target}, which is retired",
                 "name a code that is still emitted",
             )
+
+
+def check_recovery_retry(codes: list[Code], kinds: list[RecoveryKind], found: Diagnostics) -> None:
+    """A code's retry policy must be one its recovery kind's summary fits: a summary that
+    says "retry" on a code that must not be retried contradicts the code's own facts."""
+    allowed = {kind.id: kind for kind in kinds if kind.retry}
+    for code in codes:
+        kind = allowed.get(code.recovery.kind or "") if code.recovery else None
+        if kind is None or code.retry is None or code.retry.policy in kind.retry:
+            continue
+        fits = ", ".join(policy.value for policy in kind.retry)
+        found.error(
+            "E-RECOVERY-RETRY-CONTRADICTS",
+            code.mark,
+            f"code {code.name} has retry policy '{code.retry.policy.value}', but its recovery "
+            f"kind '{kind.id}' (line {kind.mark.line}) fits only {fits}",
+            "give the code a recovery kind whose summary fits its retry policy, or correct "
+            "the policy",
+        )
 
 
 def read_code(

@@ -11,8 +11,8 @@ from ...diagnostics import Diagnostics
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, Scalar
-from ..model import Actor, Adapter, Envelope, Layer, Limit, RecoveryKind, Shape
-from ..suggest import some_of
+from ..model import Actor, Adapter, Envelope, Layer, Limit, RecoveryKind, RetryPolicy, Shape
+from ..suggest import some_of, suggest
 from .names import reference_ok
 
 #: The section that declares each kind of word a layer or code may use.
@@ -130,11 +130,24 @@ def check_envelopes(shapes: list[Shape], found: Diagnostics) -> None:
 
 
 def read_kind(key: Scalar, node: Node, found: Diagnostics) -> RecoveryKind | None:
-    f = Fields(node, schema.RECOVERY_KIND, found, f"recovery kind '{key.value}'", key.mark)
+    where = f"recovery kind '{key.value}'"
+    f = Fields(node, schema.RECOVERY_KIND, found, where, key.mark)
     summary = f.text("summary") if f.valid else None
     if summary is None:
         return None
-    return RecoveryKind(id=key.value, summary=summary, mark=key.mark)
+    policies: list[RetryPolicy] = []
+    for policy, mark in f.text_list("retry"):
+        if policy not in schema.RETRY_POLICIES:
+            found.error(
+                "E-SCHEMA-CHOICE",
+                mark,
+                f"'{policy}' is not a retry policy, in 'retry' of {where}",
+                suggest(policy, schema.RETRY_POLICIES),
+            )
+            return None
+        if RetryPolicy(policy) not in policies:
+            policies.append(RetryPolicy(policy))
+    return RecoveryKind(id=key.value, summary=summary, retry=tuple(policies), mark=key.mark)
 
 
 def read_limit(key: Scalar, node: Node, found: Diagnostics) -> Limit | None:
