@@ -195,3 +195,25 @@ def no_surface_word(paths: list[Path]) -> None:
         found |= {w for w in phrases if w in text}
         hits += [f"{path.relative_to(path.parents[1])}: {w}" for w in sorted(found)]
     assert hits == []
+
+
+def test_no_page_of_the_example_has_an_empty_section() -> None:
+    """Every heading of the generated pages is followed by something before the next
+    heading of the same or a higher level, or the page's end: what the registry does not
+    have is left out, not shown as an empty section or an empty table."""
+    empty = []
+    for page in sorted((EXAMPLE / "site" / "docs").rglob("*.md")):
+        lines = [line for line in page.read_text("utf-8").splitlines() if line.strip()]
+        for index, line in enumerate(lines):
+            if not line.startswith("#"):
+                continue
+            level = len(line) - len(line.lstrip("#"))
+            after = lines[index + 1] if index + 1 < len(lines) else ""
+            if not after or (
+                after.startswith("#") and len(after) - len(after.lstrip("#")) <= level
+            ):
+                empty.append(f"{page.relative_to(EXAMPLE)}: {line}")
+        rows = [line for line in lines if line.startswith("|")]
+        if rows and len(rows) <= 2:  # a header and its rule, no row
+            empty.append(f"{page.relative_to(EXAMPLE)}: an empty table")
+    assert empty == []
