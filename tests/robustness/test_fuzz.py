@@ -8,7 +8,9 @@ lines) and on raw bytes and text. For every input:
 
 - no exception other than :class:`~generator.diagnostics.InvalidInput` escapes;
 - every problem is a diagnostic whose line and column lie inside the input;
-- the call finishes within ``HANG_SECONDS`` (a hang guard, not a benchmark);
+- the call uses at most ``HANG_SECONDS`` of CPU time and ends within ``WAIT_SECONDS`` (hang
+  guards, not a benchmark: CPU time, because a loaded machine stretches the wall clock, and a
+  far longer wall-clock bound for a call that blocks without computing);
 - the memory it allocates peaks below ``PEAK_BYTES``, and what stays allocated across all
   inputs, in the code under test (errorbook, Babel, PyYAML; not Hypothesis, which keeps
   what it tried, nor this harness), stays below ``GROWTH_BYTES``;
@@ -29,6 +31,7 @@ import json
 import os
 import re
 import signal
+import sys
 import time
 import traceback
 import tracemalloc
@@ -54,7 +57,8 @@ from generator.registry.validate import load_registry, validate
 from ..conftest import MINIMAL, ROOT
 
 BUDGET_SECONDS = float(os.environ.get("ERRORBOOK_FUZZ_SECONDS", "10"))
-HANG_SECONDS = 5.0
+HANG_SECONDS = 5.0  # CPU seconds
+WAIT_SECONDS = 60.0  # wall-clock seconds
 PEAK_BYTES = 200 * 1024 * 1024
 GROWTH_BYTES = 200 * 1024 * 1024
 ARTIFACT = ROOT / "test-artifacts" / "fuzz.json"
@@ -433,16 +437,25 @@ class _BudgetSpent(BaseException):
 
 @contextlib.contextmanager
 def hang_guard() -> Iterator[None]:
-    def expire(signum: int, frame: FrameType | None) -> None:
-        raise Hang(f"an input took longer than {HANG_SECONDS} s")
+    """A call that computes for HANG_SECONDS of CPU time, or waits WAIT_SECONDS, is a hang."""
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, HANG_SECONDS)
+    def spun(signum: int, frame: FrameType | None) -> None:
+        raise Hang(f"an input took more than {HANG_SECONDS} s of CPU time")
+
+    def waited(signum: int, frame: FrameType | None) -> None:
+        raise Hang(f"an input took longer than {WAIT_SECONDS} s")
+
+    on_prof = signal.signal(signal.SIGPROF, spun)
+    on_alarm = signal.signal(signal.SIGALRM, waited)
+    signal.setitimer(signal.ITIMER_PROF, HANG_SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, WAIT_SECONDS)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.signal(signal.SIGPROF, on_prof)
+        signal.signal(signal.SIGALRM, on_alarm)
 
 
 _BREAKS = re.compile(r"\r\n|[\n\r\x85\u2028\u2029]")
@@ -550,7 +563,7 @@ def fuzz(
         tally.tried += 1
         before = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
-        began = time.monotonic()
+        began, cpu_began = time.monotonic(), time.process_time()
         try:
             with hang_guard():
                 outcome = call(data)
@@ -562,13 +575,13 @@ def fuzz(
             tally.failures += 1
             run.record(CRASHES, crash_signature(exc), data)
             return
-        took = time.monotonic() - began
+        took, cpu = time.monotonic() - began, time.process_time() - cpu_began
         _, peak = tracemalloc.get_traced_memory()
         tally.slowest_seconds = max(tally.slowest_seconds, round(took, 3))
         tally.peak_bytes = max(tally.peak_bytes, peak - before)
         bounds = []
-        if took >= HANG_SECONDS:
-            bounds.append(f"an input took {took:.1f} s")
+        if cpu >= HANG_SECONDS:
+            bounds.append(f"an input took {cpu:.1f} s of CPU time")
         if peak - before >= PEAK_BYTES:
             bounds.append(f"an input allocated {(peak - before) >> 20} MiB")
         for problem in bounds:
@@ -819,3 +832,16 @@ def test_fuzz_diagnostics_point_into_the_input(name: str) -> None:
 def test_fuzz_the_po_merge_writes_what_it_can_read_back() -> None:
     run = fuzzed("po-merge")
     assert run.found[OUTPUT] == {}, listing(run.found[OUTPUT])
+
+
+def test_the_hang_guard_stops_a_call_that_spins_or_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard is CPU time for a call that computes and the wall clock for one that
+    waits; a loaded machine, which stretches only the wall clock, trips neither early."""
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "HANG_SECONDS", 0.2)
+    monkeypatch.setattr(module, "WAIT_SECONDS", 0.5)
+    with pytest.raises(Hang, match="CPU time"), hang_guard():
+        while True:
+            pass
+    with pytest.raises(Hang, match=r"longer than 0\.5 s"), hang_guard():
+        time.sleep(5)

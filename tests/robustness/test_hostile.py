@@ -356,7 +356,7 @@ def test_hostile_translation(case: Case, base: Path, tmp_path: Path, run: Run) -
         for code in ("door_closed", "items_refused")
     }
 
-    with hang_guard():  # every command finishes within test_fuzz.HANG_SECONDS
+    with hang_guard():  # every command stays within test_fuzz.HANG_SECONDS of CPU time
         checked = run("check", cwd=root)
     assert checked.code in (0, 1), checked.err
     assert "internal error" not in checked.err and "Traceback" not in checked.err
