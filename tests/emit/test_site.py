@@ -25,6 +25,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 LANGUAGES = ("en", "de", "ja")
 PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 680, "height": 900}
 BASE_PATH = "/" + se.DOCS_URL.split("://", 1)[1].split("/", 1)[1]  # "/errors/"
 #: Console messages that are not the site's fault: Material asks for sitemap.xml of
 #: alternate languages relative to the page, and the favicon may be probed.
@@ -491,13 +492,14 @@ def test_the_root_page_lists_every_language_without_javascript(browser: Any, ser
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_code_table_on_a_phone_says_it_scrolls_and_keeps_the_code_in_view(
+def test_the_code_table_on_a_small_tablet_says_it_scrolls_and_keeps_the_code_in_view(
     browser: Any, server: str, lang: str
 ) -> None:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    # Above 600 px the table scrolls sideways; at 600 px and less its rows are cards (below).
+    context = browser.new_context(viewport=TABLET, device_scale_factor=2, is_mobile=True)
     page = context.new_page()
     page.goto(f"{server}{lang}/codes/")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
     hint = page.locator(".eb-scroll-hint")
     assert hint.is_visible()
     scroller = page.locator(".eb-sortable .md-typeset__scrollwrap").first
@@ -505,7 +507,7 @@ def test_the_code_table_on_a_phone_says_it_scrolls_and_keeps_the_code_in_view(
     scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
     first = page.locator(".eb-sortable tbody tr").first.locator("td").first
     box = first.bounding_box()
-    assert box is not None and 0 <= box["x"] < PHONE["width"] / 2, box
+    assert box is not None and 0 <= box["x"] < TABLET["width"] / 2, box
     assert first.locator("a").is_visible()
     context.close()
     # On a desktop the hint is not needed.
@@ -514,3 +516,154 @@ def test_the_code_table_on_a_phone_says_it_scrolls_and_keeps_the_code_in_view(
     page.goto(f"{server}{lang}/codes/")
     assert not page.locator(".eb-scroll-hint").is_visible()
     context.close()
+
+
+# --- The code finder (issue 18, "what to build" 1). ------------------------------------------
+
+DEVICES: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True},
+}
+#: What the status line says, in each language, for ``shown`` of ``total`` codes.
+STATUS = {
+    "en": "{shown} of {total} codes",
+    "de": "{shown} von {total} Codes",
+    "ja": "{total} 件中 {shown} 件のコード",
+}
+
+
+def _shown(page: Any) -> list[str]:
+    """The names of the codes the table shows, in its order."""
+    return [
+        name.strip()
+        for name in page.locator(".eb-sortable tbody tr:visible td:first-child a").all_inner_texts()
+    ]
+
+
+def _status(page: Any, lang: str, shown: int) -> None:
+    total = len(se.ErrorCode)
+    wanted = STATUS[lang].format(shown=shown, total=total)
+    status = page.get_by_role("status").filter(has_text=wanted)
+    status.wait_for()
+    assert status.get_attribute("aria-live") == "polite"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_finder_filters_by_name_number_and_chip(
+    browser: Any, server: str, lang: str, device: str
+) -> None:
+    context = browser.new_context(locale=lang, **DEVICES[device])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{server}{lang}/codes/")
+    total = len(se.ErrorCode)
+    _status(page, lang, total)
+    label = {"en": "Find a code", "de": "Code finden", "ja": "コードを検索"}[lang]
+    field = page.get_by_label(label)
+    assert field.is_visible()
+    # A name, with underscores read as spaces and in any case.
+    field.fill("retries exhausted")
+    assert _shown(page) == ["LLM_RETRIES_EXHAUSTED"]
+    field.fill("permission_denied")
+    assert _shown(page) == ["PERMISSION_DENIED"]
+    _status(page, lang, 1)
+    # A number: the JSON-RPC code exactly, and an HTTP status exactly (503 is not -32503).
+    field.fill("-32034")
+    assert _shown(page) == ["LLM_RETRIES_EXHAUSTED"]
+    field.fill("503")
+    with_503 = [c.value for c in se.ErrorCode if se.CODES[c].http_status == 503]
+    assert sorted(_shown(page)) == sorted(with_503) and with_503
+    field.fill("32034")  # a number is matched whole, not as a part of -32034
+    assert _shown(page) == []
+    _status(page, lang, 0)
+    field.fill("")
+    assert len(_shown(page)) == total
+    # A chip: the shape "action"; a second chip of the same column widens the choice.
+    group = page.get_by_role("group", name=heading_text(page.locator("thead th").nth(2)))
+    action = group.get_by_role("button", name="action", exact=True)
+    assert action.get_attribute("aria-pressed") == "false"
+    action.click()
+    assert action.get_attribute("aria-pressed") == "true"
+    actions = [c.value for c in se.ErrorCode if str(se.CODES[c].shape) == "action"]
+    assert sorted(_shown(page)) == sorted(actions)
+    _status(page, lang, len(actions))
+    field.fill("timeout")  # chips and words together narrow the table
+    assert _shown(page) == ["ACTION_TIMEOUT"]
+    field.fill("")
+    action.click()
+    assert len(_shown(page)) == total
+    if device == "phone":
+        # Each row is a card: no sideways scrolling, every cell under its column's name.
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert not page.locator(".eb-scroll-hint").is_visible()
+        row = page.locator(".eb-sortable tbody tr").first
+        assert row.evaluate("e => getComputedStyle(e).display") == "block"
+        cell = row.locator("td").nth(1)
+        assert cell.get_attribute("data-label") == heading_text(page.locator("thead th").nth(1))
+        box = row.bounding_box()
+        assert box is not None and box["width"] <= PHONE["width"]
+    else:
+        assert (
+            page.locator(".eb-sortable tbody tr").first.evaluate("e => getComputedStyle(e).display")
+            == "table-row"
+        )
+    assert errors == []
+    context.close()
+
+
+def test_the_finder_works_from_the_keyboard(page: Any, server: str) -> None:
+    page.goto(f"{server}en/codes/")
+    field = page.get_by_label("Find a code")
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == field.get_attribute("id"):
+            break
+    else:
+        pytest.fail("Tab never reaches the finder's field")
+    page.keyboard.type("llm")
+    llm = [c.value for c in se.ErrorCode if c.value.startswith("LLM_")]
+    assert sorted(_shown(page)) == sorted(llm)
+    page.keyboard.press("Tab")  # the first chip
+    chip = page.evaluate_handle("document.activeElement")
+    assert chip.evaluate("e => e.classList.contains('eb-chip')")
+    assert chip.evaluate("e => e.getAttribute('aria-pressed')") == "false"
+    page.keyboard.press("Enter")
+    assert chip.evaluate("e => e.getAttribute('aria-pressed')") == "true"
+    page.keyboard.press("Space")
+    assert chip.evaluate("e => e.getAttribute('aria-pressed')") == "false"
+    page.keyboard.press("Tab")  # the next chip is a tab stop too
+    assert page.evaluate("document.activeElement.classList.contains('eb-chip')")
+    page.keyboard.press("Space")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+    assert page.problems == []
+
+
+def test_without_javascript_the_code_page_is_the_plain_table(browser: Any, server: str) -> None:
+    for options in DEVICES.values():
+        context = browser.new_context(java_script_enabled=False, **options)
+        page = context.new_page()
+        page.goto(f"{server}en/codes/")
+        assert page.locator(".eb-sortable tbody tr").count() == len(se.ErrorCode)
+        assert page.locator(".eb-sortable tbody tr:visible").count() == len(se.ErrorCode)
+        assert page.locator(".eb-finder input, .eb-finder button").count() == 0
+        assert page.locator(".eb-finder").evaluate("e => e.getBoundingClientRect().height") == 0
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_finder_screenshots(browser: Any, server: str, lang: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for device, options in DEVICES.items():
+        context = browser.new_context(locale=lang, **options)
+        page = context.new_page()
+        page.goto(f"{server}{lang}/codes/")
+        page.locator(".eb-finder input").fill("llm")
+        page.locator(".eb-chip", has_text="bounded").first.click()
+        page.locator(".eb-finder").scroll_into_view_if_needed()
+        suffix = "" if device == "desktop" else "-phone"
+        target = ARTIFACTS / f"{lang}-finder{suffix}.png"
+        page.screenshot(path=str(target), full_page=False)
+        assert target.stat().st_size > 10_000
+        context.close()

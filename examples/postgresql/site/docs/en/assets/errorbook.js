@@ -68,6 +68,119 @@
       if (!bar.hasAttribute("aria-label")) bar.setAttribute("aria-label", "#" + (index + 1));
     });
   }
+
+  // The code finder over the code table (codes.md.j2): a search field and chips, built
+  // here so that without JavaScript the page is the plain table. Every word it shows comes
+  // from the page (data- attributes in the page's language, the table's own headings and
+  // cells): nothing here is English. A query's words must each match the row: a number
+  // (503, -32034) equals a cell of a number column, anything else is found in any cell,
+  // case-insensitively, with underscores and dots read as spaces. Chips of one column
+  // widen the choice (either), chips of different columns narrow it (both).
+  var CHIP_COLUMNS = { layer: true, shape: true, retry: true, field: true };
+  var NUMBER_COLUMNS = { http: true, jsonrpc: true, field: true };
+  var MOST_CHIPS = 24;  // a column with more distinct values (not the layer) gets none
+  var NONE = "\u2013";   // the table's "no value"
+  function words(text) {
+    return text.toLowerCase().replace(/[_.\s]+/g, " ").trim();
+  }
+  function setUpFinder(finder, index) {
+    var holder = finder.nextElementSibling;
+    while (holder && !holder.querySelector("table")) holder = holder.nextElementSibling;
+    var table = holder && holder.querySelector("table");
+    if (!table || !table.tHead || !table.tBodies.length) return;
+    var kinds = (finder.getAttribute("data-columns") || "").split(" ");
+    var headers = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) {
+      return th.textContent.trim();
+    });
+    var rows = Array.prototype.map.call(table.tBodies[0].rows, function (row) {
+      var cells = Array.prototype.map.call(row.cells, function (cell) {
+        return cell.textContent.trim();
+      });
+      return { row: row, cells: cells, text: words(cells.join(" | ")) };
+    });
+    var id = "eb-finder-" + index;
+    var label = document.createElement("label");
+    label.htmlFor = id + "-input";
+    label.textContent = finder.getAttribute("data-label");
+    var input = document.createElement("input");
+    input.type = "search";
+    input.id = id + "-input";
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    input.placeholder = finder.getAttribute("data-placeholder") || "";
+    var field = document.createElement("div");
+    field.className = "eb-finder__field";
+    field.appendChild(label);
+    field.appendChild(input);
+    finder.appendChild(field);
+    var chosen = {};  // column index -> {value: true}
+    kinds.forEach(function (kind, column) {
+      if (!CHIP_COLUMNS[kind] || column >= headers.length) return;
+      var values = [];
+      rows.forEach(function (r) {
+        var value = r.cells[column];
+        if (value && value !== NONE && values.indexOf(value) < 0) values.push(value);
+      });
+      if (values.length < 2 || (kind !== "layer" && values.length > MOST_CHIPS)) return;
+      var group = document.createElement("div");
+      group.className = "eb-finder__chips";
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-labelledby", id + "-group-" + column);
+      var name = document.createElement("span");
+      name.className = "eb-finder__group";
+      name.id = id + "-group-" + column;
+      name.textContent = headers[column];
+      group.appendChild(name);
+      chosen[column] = {};
+      values.forEach(function (value) {
+        var chip = document.createElement("button");
+        chip.type = "button";
+        chip.className = "eb-chip";
+        chip.textContent = value;
+        chip.setAttribute("aria-pressed", "false");
+        chip.addEventListener("click", function () {
+          var on = chip.getAttribute("aria-pressed") !== "true";
+          chip.setAttribute("aria-pressed", on ? "true" : "false");
+          if (on) chosen[column][value] = true; else delete chosen[column][value];
+          update();
+        });
+        group.appendChild(chip);
+      });
+      finder.appendChild(group);
+    });
+    var status = document.createElement("p");
+    status.className = "eb-finder__status";
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
+    finder.appendChild(status);
+    var template = finder.getAttribute("data-status") || "{shown} / {total}";
+    function matches(r, token) {
+      if (/^[-+]?\d+$/.test(token)) {
+        var number = token.replace(/^\+/, "");
+        return kinds.some(function (kind, column) {
+          if (!NUMBER_COLUMNS[kind] || r.cells[column] === undefined) return false;
+          return r.cells[column].split(/,\s*/).indexOf(number) >= 0;
+        });
+      }
+      return r.text.indexOf(words(token)) >= 0;
+    }
+    function update() {
+      var tokens = input.value.trim().split(/\s+/).filter(Boolean);
+      var shown = 0;
+      rows.forEach(function (r) {
+        var visible = tokens.every(function (token) { return matches(r, token); }) &&
+          Object.keys(chosen).every(function (column) {
+            return !Object.keys(chosen[column]).length || chosen[column][r.cells[column]];
+          });
+        r.row.hidden = !visible;
+        if (visible) shown += 1;
+      });
+      var text = template.replace("{shown}", String(shown)).replace("{total}", String(rows.length));
+      if (status.textContent !== text) status.textContent = text;
+    }
+    input.addEventListener("input", update);
+    update();
+  }
   function setUp() {
     searchKeepsSignedNumbers();
     nameTheSearchDialog();
@@ -75,6 +188,11 @@
     document.querySelectorAll(".eb-sortable table").forEach(function (table) {
       if (!table.tHead || !table.tBodies.length) return;
       Array.prototype.forEach.call(table.tHead.rows[0].cells, function (header, index) {
+        // On a narrow screen each row is a card (errorbook.css): a cell shows its heading.
+        var name = header.textContent.trim();
+        Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+          if (row.cells[index]) row.cells[index].setAttribute("data-label", name);
+        });
         var button = document.createElement("button");
         button.type = "button";
         button.className = "eb-sort";
@@ -82,7 +200,9 @@
         header.appendChild(button);
         button.addEventListener("click", function () { sortBy(table, index, header); });
       });
+      table.closest(".eb-sortable").classList.add("eb-cards");
     });
+    document.querySelectorAll(".eb-finder").forEach(setUpFinder);
   }
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setUp);
