@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, Run, generated_count
+from .conftest import ROOT, Run, generated_count, make_project
 
 TOTAL = generated_count()
 
@@ -249,3 +249,13 @@ def test_explain_shows_a_message_as_it_is_written(run: Run, tmp_path: Path) -> N
     ) in out
     data = json.loads(run("explain", "DOOR_CLOSED", "--format", "json", cwd=root).out)
     assert data["message"] == template
+
+
+def test_validate_counts_in_words_and_leaves_out_what_is_not_there(
+    run: Run, tmp_path: Path
+) -> None:
+    from .emit.test_bare_registry import BARE
+
+    root = make_project(tmp_path / "p", BARE)
+    result = run("validate", cwd=root)
+    assert result.out == "codes.yaml: valid (2 codes, 1 layer)\n", result.out

@@ -31,14 +31,16 @@ def run(args: argparse.Namespace, config: Config) -> int:
         print(exc.diagnostics.to_json())
         return 1
     counts = {
-        "codes": len(registry.codes),
-        "layers": len(registry.layers),
-        "limits": len(registry.limits),
-        "adapters": len(registry.adapters),
+        ("code", "codes"): len(registry.codes),
+        ("layer", "layers"): len(registry.layers),
+        ("limit", "limits"): len(registry.limits),
+        ("adapter", "adapters"): len(registry.adapters),
     }
     if args.format == "json":
         print(json.dumps([], indent=2))
     else:
-        summary = ", ".join(f"{n} {what}" for what, n in counts.items())
+        summary = ", ".join(
+            f"{n:,} {one if n == 1 else many}" for (one, many), n in counts.items() if n
+        )
         print(f"{registry.path}: valid ({summary})")
     return 0

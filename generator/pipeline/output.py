@@ -532,10 +532,14 @@ def locked(root: Path) -> Iterator[None]:
         yield
         return
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    folder = root / CACHE_FOLDER
+    if folder.is_symlink():  # the lock, the stamp and the caches would land at its target
+        raise OutputError(
+            f"{CACHE_FOLDER}: is a symbolic link; errorbook keeps its lock and caches in this "
+            "folder and writes nothing through a link (remove the link; the folder is made "
+            "again)"
+        )
     try:  # never through a link: a committed link would have errorbook create its target
-        folder = root / CACHE_FOLDER
-        if folder.is_symlink():
-            raise OSError(errno.ELOOP, "it is a symbolic link")
         folder.mkdir(exist_ok=True)
         handle = os.fdopen(os.open(root / LOCK, flags, 0o644), "r+b")
     except OSError as exc:

@@ -322,7 +322,7 @@ def test_the_cache_is_not_written_through_a_link(run: Run, built: Path, tmp_path
     (built / "codes.yaml").write_text(SHUT, "utf-8")
     result = run("generate", cwd=built)  # the lock lives in the cache folder too
     assert result.code == 1
-    assert f"{output.LOCK}: cannot open: it is a symbolic link" in result.err
+    assert f"{output.CACHE_FOLDER}: is a symbolic link" in result.err
     assert list(outside.iterdir()) == []
 
 
