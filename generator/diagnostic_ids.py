@@ -108,6 +108,10 @@ IDS: dict[str, str] = {
     "that the registry's declared vocabulary makes required.",
     "E-SHAPE-ENVELOPE-TAKEN": "Two shapes travel in the same envelope form, so a reader could "
     "not tell them apart.",
+    "E-SHAPE-NAME-CLASH": "Two shape ids would give the generated packages the same type "
+    "and builder names.",
+    "E-WIRE-WITHOUT-SHAPES": "The registry names wires but declares no shapes, whose "
+    "envelopes the wires carry.",
     "E-WIRE-UNKNOWN": "The registry's 'wires' list names a wire errorbook cannot map codes onto.",
     "E-WIRE-UNDECLARED": "A code gives a number for a wire ('http', 'jsonrpc') that the "
     "registry's 'wires' list does not name.",

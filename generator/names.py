@@ -34,3 +34,10 @@ SHIPPED_TEMPLATES = next(
     (p for p in (_PACKAGE_DIR / "templates", _PACKAGE_DIR.parent / "templates") if p.is_dir()),
     _PACKAGE_DIR / "templates",
 )
+
+
+def pascal(name: str) -> str:
+    """``storage_network`` as ``StorageNetwork``: a type name made of a lower-case identifier
+    (the generated packages name each shape's types so; validation refuses two shapes whose
+    names would meet)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import jinja2
 
 from ..catalogs.locales import script_table
-from ..names import header
+from ..names import header, pascal
 from ..registry.model import Registry, RetryPolicy
 from . import Files
-from .render import pascal, render
+from .render import render
 
 #: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``).
 RENDERED = ("__init__.py", "codes.py")

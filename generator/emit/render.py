@@ -98,11 +98,6 @@ def yaml_document(value: object) -> str:
     return text.rstrip("\n")
 
 
-def pascal(name: str) -> str:
-    """``storage_network`` as ``StorageNetwork``: a type name made of a lower-case identifier."""
-    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
-
-
 def environment(overrides: Path | None = None) -> jinja2.Environment:
     """A strict environment: an undefined name in a template is an error, not empty text."""
     search = [str(overrides)] if overrides is not None and overrides.is_dir() else []

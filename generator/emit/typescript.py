@@ -19,9 +19,10 @@ from babel import Locale
 from ..catalogs import plurals
 from ..catalogs.catalog import StableCatalog, usable
 from ..names import header as header_line
+from ..names import pascal
 from ..registry.model import Registry
 from . import Files
-from .render import pascal, render
+from .render import render
 
 
 def categories(locale: str) -> list[str]:

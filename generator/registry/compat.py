@@ -141,13 +141,13 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         field="http",
         severity="breaking",
         reason="HTTP clients branch on the status",
-        show=attrgetter("http"),
+        show=lambda code: "none" if code.http is None else code.http,
     ),
     Rule(
         field="jsonrpc",
         severity="breaking",
         reason="JSON-RPC clients branch on the error code",
-        show=attrgetter("jsonrpc"),
+        show=lambda code: "none" if code.jsonrpc is None else code.jsonrpc,
     ),
     Rule(
         field="retry",
@@ -185,7 +185,7 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         field="since",
         severity="cosmetic",
         reason="the history of a code should not be rewritten",
-        show=attrgetter("since"),
+        show=lambda code: code.since or "none given",
     ),
 )
 

@@ -497,3 +497,11 @@ def test_a_revision_from_before_the_vocabulary_reads_with_the_working_one(
     result = run("diff", "old.yaml", "--format", "json", cwd=root)
     changed = json.loads(result.out)["changes"]
     assert [(c["name"], c["field"]) for c in changed] == [("DOOR_CLOSED", "http")]
+
+
+def test_a_value_a_code_no_longer_gives_is_shown_as_such() -> None:
+    """diff printed 'since: 1.0.0 -> ' (blank) for a since left out, and the same for a
+    transport number dropped with its wire."""
+    without = BASE.replace("    since: 1.0.0\n  ITEMS_REFUSED:", "  ITEMS_REFUSED:", 1)
+    [change] = [c for c in changes(BASE, without) if c.field == "since"]
+    assert (change.old, change.new) == ("1.0.0", "none given")

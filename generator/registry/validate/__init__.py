@@ -102,6 +102,15 @@ def validate(root: Node, path: str) -> Registry:
     shape_nodes = section(top, "shapes", "shape", found)
     shapes = _valid(read_shape(k, v, found) for k, v in shape_nodes)
     check_envelopes(shapes, found)
+    if meta is not None and meta.wires and not shape_nodes:
+        found.error(
+            "E-WIRE-WITHOUT-SHAPES",
+            top.mark("registry"),
+            "'registry.wires' names wires, but the registry declares no shapes: a wire "
+            "carries a code's envelope",
+            "declare 'shapes:' (each code's shape says whether it travels as an error or "
+            "inside a result), or remove 'wires:'",
+        )
     kind_nodes = section(top, "recovery_kinds", "recovery kind", found)
     kinds = _valid(read_kind(k, v, found) for k, v in kind_nodes)
     # Names are checked against every declared entry, valid or not, as references below are;

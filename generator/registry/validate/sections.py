@@ -8,6 +8,7 @@ reaches the docs."""
 from __future__ import annotations
 
 from ...diagnostics import Diagnostics
+from ...names import pascal
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, Scalar
@@ -115,7 +116,20 @@ def read_shape(key: Scalar, node: Node, found: Diagnostics) -> Shape | None:
 
 
 def check_envelopes(shapes: list[Shape], found: Diagnostics) -> None:
-    """Each envelope form serves at most one shape: a reader tells shapes apart by it."""
+    """Each envelope form serves at most one shape: a reader tells shapes apart by it. And
+    each shape names types and builders of the generated packages (``RefusedFailure``,
+    ``refused_failure``), so two shape ids may not give the same names."""
+    named: dict[str, Shape] = {}
+    for shape in shapes:
+        other = named.setdefault(pascal(shape.id), shape)
+        if other is not shape:
+            found.error(
+                "E-SHAPE-NAME-CLASH",
+                shape.mark,
+                f"shape '{shape.id}' would give the generated packages the same type names "
+                f"as shape '{other.id}' (line {other.mark.line}): {pascal(shape.id)}Failure",
+                "rename one of the two shapes",
+            )
     first: dict[Envelope, Shape] = {}
     for shape in shapes:
         taken = first.setdefault(shape.envelope, shape)
