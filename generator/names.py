@@ -20,12 +20,16 @@ def one_line(text: str) -> str:
     )
 
 
+def in_comment(text: str) -> str:
+    """``text`` made safe inside a comment: one line, and no comment terminator of the
+    languages it is put in (``*/`` in CSS and TypeScript, ``-->`` in Markdown and HTML) that
+    would let the rest of it out of the comment."""
+    return one_line(text).replace("*/", "*\\/").replace("-->", "--\\>")
+
+
 def header(source: str) -> str:
-    """The header line naming ``source``: one line whatever the path holds, and no comment
-    terminator of the languages it is put in (``*/`` in CSS and TypeScript, ``-->`` in
-    Markdown and HTML) that would let the rest of the path out of the comment."""
-    safe = one_line(source).replace("*/", "*\\/").replace("-->", "--\\>")
-    return HEADER.format(source=safe)
+    """The header line naming ``source`` (see :func:`in_comment`)."""
+    return HEADER.format(source=in_comment(source))
 
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

@@ -141,3 +141,23 @@ def test_site_serve_regenerates_once_per_edit_and_shows_problems(run: Run, tmp_p
         server.send_signal(signal.SIGINT)
         server.wait(timeout=20)
     assert run("check", cwd=tmp_path).code == 0
+
+
+@pytest.mark.parametrize("name", ["pyproject.toml", ".gitignore", "site"])
+def test_init_writes_through_no_link_and_reads_no_fifo(run: Run, tmp_path: Path, name: str) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "pyproject.toml").write_text("[project]\n", "utf-8")
+    root = tmp_path / "p"
+    root.mkdir()
+    target = elsewhere if name == "site" else elsewhere / "pyproject.toml"
+    (root / name).symlink_to(target)
+    before = {p: p.read_bytes() for p in elsewhere.rglob("*") if p.is_file()}
+    result = run("init", str(root), cwd=tmp_path)
+    assert result.code == 2 and "link" in result.err, result.err
+    assert {p: p.read_bytes() for p in elsewhere.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in root.iterdir()) == [name]  # nothing written
+    (root / name).unlink()
+    os.mkfifo(root / ".gitignore")  # read as an input: refused at once, never waited on
+    result = run("init", str(root), cwd=tmp_path)
+    assert result.code == 2 and ".gitignore" in result.err

@@ -15,6 +15,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from .. import inputs
 from ..config import Config
 from ..errors import UsageError
 from ..names import SHIPPED_TEMPLATES
@@ -88,14 +89,17 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if root.exists() and not root.is_dir():
         raise UsageError(f"{args.folder} is not a folder")
     name = _identifier(root.name)
-    pyproject = root / "pyproject.toml"
-    table = _table_for(pyproject)
+    pyproject, gitignore = root / "pyproject.toml", root / ".gitignore"
+    table = _table_for(pyproject)  # both read, and refused, before anything is written
+    missing = _missing_ignores(gitignore)
     writes = {
         root / "codes.yaml": REGISTRY.format(name=name, title=name.replace("_", " ").title()),
         root / "site" / "mkdocs.base.yml": (
             SHIPPED_TEMPLATES / "site" / "mkdocs.base.yml"
         ).read_text("utf-8"),
     }
+    if (root / "site").is_symlink():
+        raise UsageError(f"{root / 'site'} is a symbolic link; init writes nothing through one")
     taken = [path for path in writes if path.exists() or path.is_symlink()]
     if taken:
         names = ", ".join(str(path.relative_to(root)) for path in taken)
@@ -109,15 +113,12 @@ def run(args: argparse.Namespace, config: Config) -> int:
         with path.open("x", encoding="utf-8") as handle:  # "x": never over a file
             handle.write(text)
         print(f"created  {path.relative_to(root)}")
-    if table is not None:
-        with pyproject.open("a", encoding="utf-8") as handle:
-            handle.write(table)
-        print(f"{'updated ' if table.startswith(chr(10)) else 'created '} pyproject.toml")
-    missing = _missing_ignores(root / ".gitignore")
-    if missing:
-        with (root / ".gitignore").open("a", encoding="utf-8") as handle:
-            handle.write("".join(f"{line}\n" for line in missing))
-        print("updated  .gitignore")
+    for path, text in ((pyproject, table), (gitignore, "".join(f"{x}\n" for x in missing))):
+        if text:
+            existed = path.exists()
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write(text)
+            print(f"{'updated ' if existed else 'created '} {path.name}")
     where = "" if root == Path.cwd() else f"cd {args.folder} && "
     print(f"next: {where}errorbook generate && errorbook site build")
     return 0
@@ -130,12 +131,30 @@ def _identifier(folder: str) -> str:
     return name if name[0].isalpha() else f"project_{name}"
 
 
-def _table_for(pyproject: Path) -> str | None:
-    """What to append to pyproject.toml: the table (after a blank line in an existing
-    file), or None when the file has [tool.errorbook] already (a usage error)."""
-    if not pyproject.exists():
+def _existing(path: Path) -> str | None:
+    """The text of a file init adds to, None when there is none. Read as every input is
+    (a regular file of bounded size, never a FIFO or a device), and never a symbolic link:
+    init appends to the file itself, not to whatever a link points at."""
+    try:
+        data = inputs.read(path, follow=False)
+    except inputs.InputFileError as exc:
+        raise UsageError(
+            f"{path}: {exc.reason} ({exc.hint}); init adds to it only as a plain file"
+        ) from None
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: is not UTF-8; init adds to it only as UTF-8 text") from None
+
+
+def _table_for(pyproject: Path) -> str:
+    """What to append to pyproject.toml: the whole table for a new file, or the table after
+    a blank line for an existing one; a usage error when it has [tool.errorbook] already."""
+    text = _existing(pyproject)
+    if text is None:
         return TABLE
-    text = pyproject.read_text("utf-8")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -150,5 +169,5 @@ def _table_for(pyproject: Path) -> str | None:
 
 
 def _missing_ignores(gitignore: Path) -> list[str]:
-    present = gitignore.read_text("utf-8").splitlines() if gitignore.exists() else []
+    present = (_existing(gitignore) or "").splitlines()
     return [line for line in IGNORED if line not in present]

@@ -200,15 +200,19 @@ class Watcher:
         """Put the problems on every page of the served language: the site's script gets a
         banner that lists them, which the browser reloads with, until a run succeeds (and
         writes the script as it should be)."""
+        from .. import inputs
         from ..pipeline import output
 
         self.broken = True
         assert self.config.site_dir is not None
         script = self.config.site_dir / "docs" / self.lang / "assets" / "errorbook.js"
-        try:
-            current = script.read_text("utf-8")
-        except OSError:
-            return
+        try:  # read as any input is: never a FIFO, a device or a link
+            data = inputs.read(script, follow=False)
+            current = data.decode("utf-8") if data is not None else None
+        except (inputs.InputFileError, UnicodeDecodeError):
+            current = None
+        if current is None:
+            return  # no page shows the banner; the terminal has the problems
         current = current.split(BANNER_MARK, 1)[0]
         banner = BANNER.replace("PROBLEMS", json.dumps(text))
         path = str(script.relative_to(self.config.root))

@@ -125,8 +125,8 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "every_recovery": all(c.recovery and c.recovery.kind for c in registry.codes),
         "every_retry": all(c.retry for c in registry.codes),
         "every_since": all(c.since for c in registry.codes),
-        "exports": exports(registry),
-        "all_names": sorted((n for _, names in exports(registry) for n in names), key=_isort),
+        "exports": (imported := exports(registry)),
+        "all_names": sorted((n for _, names in imported for n in names), key=_isort),
         "shape_names": {x.id: shape_names(x.id) for x in registry.shapes},
         "retry_facts": {code.name: registry.retry_facts(code) for code in registry.codes},
         "limit_codes": {

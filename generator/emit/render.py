@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 import yaml
 
-from ..names import HEADER, SHIPPED_TEMPLATES
+from ..names import HEADER, SHIPPED_TEMPLATES, in_comment
 from ..registry.model import identifier
 
 __all__ = ["HEADER", "SHIPPED_TEMPLATES", "environment", "render"]
@@ -117,6 +117,7 @@ def environment(overrides: Path | None = None) -> jinja2.Environment:
     env.filters["yaml"] = yaml_document
     env.filters["upper_snake"] = lambda text: str(text).upper()
     env.filters["lower_first"] = lambda text: str(text)[:1].lower() + str(text)[1:]
+    env.filters["comment"] = lambda text: in_comment(str(text))  # registry text in a comment
     return env
 
 

@@ -153,3 +153,17 @@ def test_the_bare_typescript_module_compiles(tmp_path: Path) -> None:
         [str(tsc), "-p", "tsconfig.json", "--noEmit"], cwd=tmp_path, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_registry_text_in_a_typescript_comment_stays_in_it(tmp_path: Path) -> None:
+    from ..conftest import MINIMAL
+
+    text = MINIMAL.replace("proves: No action ran.", 'proves: "x */ globalThis.pwned = 1; /* y"')
+    text = text.replace("title: Demo\n", 'title: "Demo */ evil(); /*"\n', 1)
+    config = Config(
+        root=tmp_path, registry=tmp_path / "demo.yaml", python_out=tmp_path, typescript_out=tmp_path
+    )
+    files = outputs(config, load_registry_text(text, "demo.yaml"))
+    ts = next(data.decode() for name, data in files.items() if name.endswith("index.ts"))
+    assert "*/ globalThis" not in ts and "*/ evil" not in ts
+    assert "x *\\/ globalThis.pwned" in ts
