@@ -58,6 +58,13 @@ _HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang
 _SWITCHER_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-select__link">')
 
 
+#: Markdown extensions the generated pages use, with the settings they need.
+REQUIRED_EXTENSIONS: dict[str, dict[str, object]] = {
+    "pymdownx.superfences": {},
+    "pymdownx.tabbed": {"alternate_style": True},
+}
+
+
 @contextlib.contextmanager
 def _one_at_a_time(root: Path) -> Iterator[None]:
     """Wait until no other build of this project is in its pre-build step (flock: the lock
@@ -86,6 +93,18 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        """Turn on the Markdown extensions the generated pages need, when the site's own
+        configuration does not list them: a code's example on every wire is a set of
+        content tabs (``pymdownx.tabbed``, in the style Material expects), each holding
+        fenced blocks (``pymdownx.superfences``). A project that set up its mkdocs.base.yml
+        before the pages used them keeps working without an edit."""
+        for name, settings in REQUIRED_EXTENSIONS.items():
+            if name not in config.markdown_extensions:
+                config.markdown_extensions.append(name)
+                config.mdx_configs.setdefault(name, dict(settings))
+        return config
 
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent

@@ -27,7 +27,7 @@ from ..emit.site import pages as site
 from ..errors import ConfigError
 from ..registry.model import Registry
 from ..registry.validate import load_registry
-from . import cache, output
+from . import cache, output, runtime
 from . import pages as page_files
 
 
@@ -222,16 +222,19 @@ def _run(
                 previous.pages if previous is not None else {},
                 lambda name: _read(config.root / name, config.input_limit),
             )
-        made = site.emit(
-            registry,
-            env,
-            config.display(config.site_dir),
-            docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
-            messages=messages,
-            progress={key: counts(c) for key, c in merged.items()},
-            pages=read_pages(config),
-            cache=pages,
-        )
+        # The code pages show what the package just made returns on every wire.
+        with runtime.imported(files, package_dir) as package:
+            made = site.emit(
+                registry,
+                env,
+                config.display(config.site_dir),
+                docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
+                messages=messages,
+                progress={key: counts(c) for key, c in merged.items()},
+                pages=read_pages(config),
+                cache=pages,
+                examples=runtime.Examples(package, registry.meta.source_locale),
+            )
         add(made, "site")
         if pages is not None:
             catalog_run.cache.pages = pages.made

@@ -24,10 +24,11 @@ _INLINE = str.maketrans(
 )
 
 
-def inline(text: str) -> str:
-    """One line of inline Markdown that renders exactly as ``text``."""
+def inline(text: str, *, start: bool = True) -> str:
+    """One line of inline Markdown that renders exactly as ``text``; ``start=False`` for a
+    piece that follows other text on its line (its leading space then starts nothing)."""
     text_out = text.translate(_INLINE)
-    if text_out[:1] == " ":  # four leading spaces would start a code block
+    if start and text_out[:1] == " ":  # four leading spaces would start a code block
         text_out = "&#32;" + text_out[1:]
     return text_out
 

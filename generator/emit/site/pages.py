@@ -35,7 +35,7 @@ from ...registry.model import Code, Envelope, ExtraField, Registry
 from ...registry.validate import semver
 from .. import Files
 from ..render import render
-from . import markdown
+from . import markdown, wires
 
 #: The pages errorbook writes in every language, each with what it is (for diagnostics).
 PAGES = {
@@ -428,7 +428,7 @@ def _owner(context: str, names: Set[str]) -> str:
 
 
 def _code_page_keys(
-    cache: PageCache, page: Page, chrome: Mapping[str, str], header: str
+    cache: PageCache, page: Page, chrome: Mapping[str, str], header: str, examples: str
 ) -> Callable[[Code], str]:
     """The key of each code's page in ``page``'s language (see :class:`PageCache`).
 
@@ -441,6 +441,7 @@ def _code_page_keys(
         owned.setdefault(_owner(context, names), []).append((context, text))
     common = digest(
         cache.fingerprint,
+        examples,  # what the generated package answers in this language
         page.lang,
         page.source,
         header,
@@ -482,10 +483,13 @@ def emit(
     progress: Mapping[tuple[str, str], Counts],
     pages: Mapping[str, str],
     cache: PageCache | None = None,
+    examples: wires.Examples | None = None,
 ) -> Files:
     """Every page, asset and MkDocs configuration of the site, for every published language.
     With ``cache``, code pages whose inputs did not change are taken from disk (see
-    :class:`PageCache`), and ``cache.made`` is filled for the next run.
+    :class:`PageCache`), and ``cache.made`` is filled for the next run. ``examples`` gives
+    each code's example as the generated package's functions return it on every wire
+    (:mod:`generator.emit.site.wires`); without it, a code's page shows its envelope.
 
     Raises :class:`InvalidInput` when two files would take one place (see :class:`SiteFiles`):
     a hand-written page named like one of errorbook's, for instance."""
@@ -514,7 +518,7 @@ def emit(
         page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)
         page.plain = _plain(chrome)
-        context = _context(registry, page, languages, progress, totals, t, pages)
+        context = _context(registry, page, languages, progress, totals, t, pages, examples)
         context["tp"] = _plain(chrome)
         root = PurePosixPath(site_dir) / "docs" / lang
         for name, what in site_pages(registry).items():
@@ -528,7 +532,8 @@ def emit(
             body = render(env, "site/page.md.j2", text=shown, **context).decode()
             data = _stamp(_with_note(body, page, t), header).encode()
             out.add(str(root / f"{name}.md"), data, _hand_written(site_dir, name))
-        page_key = _code_page_keys(cache, page, chrome, header) if cache else None
+        shown = examples.fingerprint(lang) if examples is not None else ""
+        page_key = _code_page_keys(cache, page, chrome, header, shown) if cache else None
         for code in registry.codes:
             path = str(root / "codes" / f"{code.slug}.md")
             key = page_key(code) if page_key is not None else ""
@@ -708,11 +713,11 @@ def _chrome(catalog: Mapping[str, str], page: Page) -> Callable[..., str]:
         out: list[str] = []
         position = 0
         for match in _PARAM.finditer(text):
-            out.append(markdown.inline(text[position : match.start()]))
+            out.append(markdown.inline(text[position : match.start()], start=not out))
             value = params.get(match.group(1), match.group(0))
             out.append(page.md(value) if isinstance(value, (str, Text)) else str(value))
             position = match.end()
-        out.append(markdown.inline(text[position:]))
+        out.append(markdown.inline(text[position:], start=not out))
         return "".join(out)
 
     return t
@@ -747,6 +752,7 @@ def _context(
     totals: Mapping[str, int],
     t: Callable[..., str],
     pages: Mapping[str, str],
+    examples: wires.Examples | None,
 ) -> dict[str, object]:
     def ui_message(code: Code) -> Text:
         """The message as a reader sees it: literal braces single (placeholders.shown)."""
@@ -758,6 +764,15 @@ def _context(
         return Text(placeholders.shown(text), page.lang == page.source)
 
     def example(code: Code) -> str:
+        """The code's example on every wire the generated package has, as tabs; or its
+        envelope alone, when the package cannot make one (a registry without shapes)."""
+        made = examples.examples(code, page.lang) if examples is not None else ()
+        if made:
+            return wires.tabs(
+                made,
+                lambda label: page.plain(label),
+                lambda call: t("%(call)s returns:", call=Raw(call)),
+            )
         forms = page.ui.get(code.name)
         return markdown.json_block(envelope(registry, code, example_message(code, forms)))
 

@@ -181,8 +181,25 @@
     input.addEventListener("input", update);
     update();
   }
+  // A code page's "copy the code" button: hidden without JavaScript, since it could do
+  // nothing; its label says "copied" for a moment after a copy (the text is the page's own,
+  // in its language, from data-eb-done).
+  function setUpCopyButtons() {
+    document.querySelectorAll("button[data-eb-copy]").forEach(function (button) {
+      if (!navigator.clipboard) return;
+      var label = button.textContent;
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        navigator.clipboard.writeText(button.getAttribute("data-eb-copy")).then(function () {
+          button.textContent = button.getAttribute("data-eb-done") || label;
+          window.setTimeout(function () { button.textContent = label; }, 2000);
+        });
+      });
+    });
+  }
   function setUp() {
     searchKeepsSignedNumbers();
+    setUpCopyButtons();
     nameTheSearchDialog();
     nameTheCodeBars();
     document.querySelectorAll(".eb-sortable table").forEach(function (table) {
