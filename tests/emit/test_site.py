@@ -23,7 +23,15 @@ from ..conftest import MINIMAL, ROOT, Run, make_project
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
-LANGUAGES = ("en", "de", "ja")
+#: Every published language, the source first: one MkDocs configuration each.
+LANGUAGES = (
+    "en",
+    *sorted(
+        p.stem.split(".", 1)[1]
+        for p in (ROOT / "site").glob("mkdocs.*.yml")
+        if p.stem not in ("mkdocs.base", "mkdocs.en")
+    ),
+)
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 680, "height": 900}
 BASE_PATH = "/" + se.DOCS_URL.split("://", 1)[1].split("/", 1)[1]  # "/errors/"
@@ -231,6 +239,7 @@ def test_screenshots(browser: Any, server: str, lang: str) -> None:
             ("home", f"{lang}/"),
             ("codes", f"{lang}/codes/"),
             ("code", f"{lang}/codes/llm_retries_exhausted/#limits"),
+            ("example", f"{lang}/codes/permission_denied/#example"),
             ("root", ""),
         ):
             page.goto(f"{server}{path}")
@@ -452,7 +461,7 @@ def test_sortable_headers_stay_column_headers_with_a_button_inside(page: Any, se
     assert page.problems == []
 
 
-@pytest.mark.parametrize("lang", ["de", "ja"])
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
 def test_english_fallback_of_hand_written_pages_is_marked_as_english(
     page: Any, server: str, lang: str
 ) -> None:
@@ -466,7 +475,15 @@ def test_english_fallback_of_hand_written_pages_is_marked_as_english(
 
 
 @pytest.mark.parametrize(
-    ("languages", "landing"), [("de-DE", "de"), ("ja", "ja"), ("fr-FR", "en"), ("en-GB", "en")]
+    ("languages", "landing"),
+    [
+        ("de-DE", "de"),
+        ("ja", "ja"),
+        ("fr-FR", "fr"),
+        ("ar-EG", "ar"),
+        ("pt-BR", "en"),
+        ("en-GB", "en"),
+    ],
 )
 def test_the_root_page_picks_the_readers_language(
     browser: Any, server: str, languages: str, landing: str
@@ -504,10 +521,19 @@ def test_the_code_table_on_a_small_tablet_says_it_scrolls_and_keeps_the_code_in_
     assert hint.is_visible()
     scroller = page.locator(".eb-sortable .md-typeset__scrollwrap").first
     assert scroller.evaluate("e => e.scrollWidth > e.clientWidth")
-    scroller.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    # To the far end: left in a left-to-right page, right in a right-to-left one.
+    scroller.evaluate(
+        "e => { e.scrollLeft = getComputedStyle(e).direction === 'rtl' ? -e.scrollWidth"
+        " : e.scrollWidth; }"
+    )
     first = page.locator(".eb-sortable tbody tr").first.locator("td").first
     box = first.bounding_box()
-    assert box is not None and 0 <= box["x"] < TABLET["width"] / 2, box
+    # The code column leads: on the left, or on the right in a right-to-left language.
+    assert box is not None, box
+    if page.evaluate("document.body.dir") == "rtl":
+        assert TABLET["width"] / 2 < box["x"] + box["width"] <= TABLET["width"], box
+    else:
+        assert 0 <= box["x"] < TABLET["width"] / 2, box
     assert first.locator("a").is_visible()
     context.close()
     # On a desktop the hint is not needed.
@@ -524,12 +550,24 @@ DEVICES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},
     "phone": {"viewport": PHONE, "device_scale_factor": 2, "is_mobile": True},
 }
-#: What the status line says, in each language, for ``shown`` of ``total`` codes.
-STATUS = {
-    "en": "{shown} of {total} codes",
-    "de": "{shown} von {total} Codes",
-    "ja": "{total} 件中 {shown} 件のコード",
-}
+
+
+@functools.cache
+def site_text(lang: str) -> dict[str, str]:
+    """errorbook's own site text in ``lang``, as its translators wrote it."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "templates" / "site" / "i18n" / f"{lang}.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as stream:
+        return {str(m.id): str(m.string) for m in read_po(stream) if m.id and m.string}
+
+
+def said(lang: str, text: str, **values: object) -> str:
+    """``text`` of errorbook's site text as a page in ``lang`` shows it."""
+    found = site_text(lang).get(text, text)
+    return found % values if values else found
 
 
 def _shown(page: Any) -> list[str]:
@@ -542,7 +580,7 @@ def _shown(page: Any) -> list[str]:
 
 def _status(page: Any, lang: str, shown: int) -> None:
     total = len(se.ErrorCode)
-    wanted = STATUS[lang].format(shown=shown, total=total)
+    wanted = said(lang, "%(shown)s of %(total)s codes", shown=shown, total=total)
     status = page.get_by_role("status").filter(has_text=wanted)
     status.wait_for()
     assert status.get_attribute("aria-live") == "polite"
@@ -560,7 +598,7 @@ def test_the_finder_filters_by_name_number_and_chip(
     page.goto(f"{server}{lang}/codes/")
     total = len(se.ErrorCode)
     _status(page, lang, total)
-    label = {"en": "Find a code", "de": "Code finden", "ja": "コードを検索"}[lang]
+    label = said(lang, "Find a code")
     field = page.get_by_label(label)
     assert field.is_visible()
     # A name, with underscores read as spaces and in any case.
@@ -667,3 +705,22 @@ def test_finder_screenshots(browser: Any, server: str, lang: str) -> None:
         page.screenshot(path=str(target), full_page=False)
         assert target.stat().st_size > 10_000
         context.close()
+
+
+def test_arabic_reads_right_to_left_with_code_left_to_right(page: Any, server: str) -> None:
+    page.goto(f"{server}ar/codes/protocol_version_unsupported/")
+    assert page.evaluate("document.body.dir") == "rtl"
+    article = page.locator("article").first
+    assert article.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    block = page.locator("article pre").first
+    assert block.evaluate("e => getComputedStyle(e).direction") == "ltr"
+    # A negative JSON-RPC number keeps its sign in front inside right-to-left text.
+    number = page.locator("article bdi", has_text="-32010").first
+    assert number.is_visible()
+    box = number.bounding_box()
+    sign = number.evaluate(
+        """e => { const r = document.createRange(); r.setStart(e.firstChild, 0);
+        r.setEnd(e.firstChild, 1); return r.getBoundingClientRect().x; }"""
+    )
+    assert box is not None and abs(sign - box["x"]) < 1  # the minus is the leftmost glyph
+    assert page.problems == []

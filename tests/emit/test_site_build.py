@@ -70,10 +70,17 @@ def test_chrome_template_is_fresh_and_every_language_complete(tmp_path: Path) ->
 
 def test_published_languages_are_those_with_prose() -> None:
     configs = sorted(p.name for p in (ROOT / "site").glob("mkdocs.*.yml"))
-    assert configs == ["mkdocs.base.yml", "mkdocs.de.yml", "mkdocs.en.yml", "mkdocs.ja.yml"]
+    languages = ["ar", "de", "en", "es", "fr", "ja", "pl"]  # every locale has its prose
+    assert configs == sorted(["mkdocs.base.yml", *(f"mkdocs.{lang}.yml" for lang in languages)])
     german = (ROOT / "site" / "mkdocs.de.yml").read_text("utf-8")
     assert "INHERIT: mkdocs.base.yml" in german and "lang: de" in german
     assert 'site_url: "https://docs.surface.example/errors/de/"' in german
+    assert "direction: ltr" in german
+
+
+def test_a_right_to_left_language_is_laid_out_right_to_left() -> None:
+    arabic = (ROOT / "site" / "mkdocs.ar.yml").read_text("utf-8")
+    assert "direction: rtl" in arabic and "lang: ar" in arabic
 
 
 def test_every_generated_page_says_so() -> None:

@@ -393,6 +393,13 @@ def quantity(value: int, unit: str, lang: str) -> str:
     return f"{format_decimal(value, locale=locale)} {unit}"
 
 
+def direction(lang: str) -> str:
+    """``rtl`` for a language written right to left (CLDR's character order, through
+    Babel), else ``ltr``: Material lays out the whole page, navigation and tables
+    included, in that direction."""
+    return "rtl" if Locale.parse(lang).character_order == "right-to-left" else "ltr"
+
+
 def _language_name(lang: str) -> str:
     return Locale.parse(lang).get_display_name(lang) or lang
 
@@ -564,6 +571,7 @@ def emit(
             authored=[{_title(text): f"{name}.md"} for name, text in pages.items()],
             search_lang=_search_language(lang),
             search_separator=SEARCH_SEPARATOR,
+            direction=direction(lang),
         )
         config = render(env, "site/mkdocs.lang.yml.j2", **context)
         what = f"the MkDocs configuration of {lang}"
