@@ -1,5 +1,8 @@
 """Locale facts the generated runtime needs, computed once at generation time from Babel.
 
+Scripts, digit grouping and writing direction come from CLDR through Babel here; the
+generated package carries them as small tables and never imports Babel.
+
 The runtime negotiates locales with the standard library only, so what CLDR knows about
 scripts (that ``zh_TW`` is written in Traditional Han, like ``zh_Hant``) is resolved here
 from Babel's likely-subtags data and written into the generated module as a small table.
@@ -7,7 +10,9 @@ from Babel's likely-subtags data and written into the generated module as a smal
 
 from __future__ import annotations
 
+from babel import Locale
 from babel.core import get_global
+from babel.numbers import format_decimal
 
 
 def _script(tag: str) -> str | None:
@@ -30,3 +35,25 @@ def script_table(locales: tuple[str, ...]) -> dict[str, tuple[str, dict[str, str
                     regions[parts[1]] = script
         table[language] = (default, regions)
     return table
+
+
+def digit_groups(locales: tuple[str, ...]) -> dict[str, str]:
+    """For each of ``locales`` that groups the digits of a whole number in threes: the
+    separator CLDR gives it (``"."`` in German, a narrow no-break space in French), as
+    Babel's format_decimal writes 1234567. The runtime groups integer values with it; a
+    locale that groups otherwise (India's lakh, 12,34,567) is left out, and its integers
+    are written as they are rather than grouped wrongly."""
+    table: dict[str, str] = {}
+    for tag in locales:
+        written = format_decimal(1234567, locale=Locale.parse(tag))
+        separator = written[1 : 1 + (len(written) - 7) // 2]
+        if separator and written == f"1{separator}234{separator}567":
+            table[tag] = separator
+    return table
+
+
+def right_to_left(locales: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of ``locales`` written right to left (CLDR's character order): the runtime
+    isolates the values it puts into their messages (U+2068 ... U+2069), so that a value
+    written left to right (a date, a version, a path) keeps its own order."""
+    return tuple(t for t in locales if Locale.parse(t).character_order == "right-to-left")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import jinja2
 
-from ..catalogs.locales import script_table
+from ..catalogs.locales import digit_groups, right_to_left, script_table
 from ..names import header, pascal
 from ..registry.model import Registry, RetryPolicy
 from . import Files
@@ -120,6 +120,8 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "header": header(registry.path),
         "docs_urls": {code.name: registry.docs_url(code) for code in registry.codes},
         "scripts": script_table(registry.meta.locales),
+        "digit_groups": digit_groups((registry.meta.source_locale, *registry.meta.locales)),
+        "right_to_left": right_to_left((registry.meta.source_locale, *registry.meta.locales)),
         # The policies the generator validates against, so the package's copy cannot drift.
         "retry_policies": list(RetryPolicy),
         "every_recovery": all(c.recovery and c.recovery.kind for c in registry.codes),

@@ -329,6 +329,12 @@ class Code:
         return tuple(p.name for p in self.placeholders)
 
     @property
+    def integer_placeholders(self) -> tuple[str, ...]:
+        """The placeholders whose values are whole numbers (the runtime groups their
+        digits as the message's language does)."""
+        return tuple(p.name for p in self.placeholders if p.type == "integer")
+
+    @property
     def slug(self) -> str:
         """The page's file name and URL segment (see :func:`slug`)."""
         return slug(self.name)

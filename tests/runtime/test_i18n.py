@@ -37,7 +37,8 @@ def test_retry_exhaustion_takes_every_plural_form(locale: str, counts: tuple[int
     assert rule is not None and len(forms) == rule.count
     seen = set()
     for n in counts:
-        expected = forms[rule.index(n)].replace("{attempts}", str(n))
+        value = f"\u2068{n}\u2069" if locale == "ar" else str(n)  # isolated right to left
+        expected = forms[rule.index(n)].replace("{attempts}", value)
         assert se.message("LLM_RETRIES_EXHAUSTED", locale, attempts=n) == expected
         seen.add(rule.index(n))
     assert seen == set(range(rule.count)) - ({5} if locale == "ar" and 100 not in counts else set())
@@ -221,3 +222,39 @@ def test_gnu_gettext_accepts_the_repository_catalogs() -> None:
 
 def test_polish_translations_from_the_catalog_fixture_cover_three_forms() -> None:
     assert len(POLISH["ITEMS_REFUSED"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("locale", "shown"),
+    [
+        (None, "1,048,576"),
+        ("de", "1.048.576"),
+        ("fr", "1\u202f048\u202f576"),
+        ("pl", "1\xa0048\xa0576"),
+        ("ja", "1,048,576"),
+        ("ar", "\u20681,048,576\u2069"),
+    ],
+)
+def test_whole_numbers_are_grouped_as_the_language_writes_them(
+    locale: str | None, shown: str
+) -> None:
+    text = se.message("ACTION_TIMEOUT", locale, action="x", seconds=1048576)
+    assert shown in text
+    assert "999" in se.message("ACTION_TIMEOUT", locale, action="x", seconds=999)
+    assert "-1" in se.message("ACTION_TIMEOUT", locale, action="x", seconds=-1000).replace(
+        "\u2068", ""
+    )
+
+
+def test_only_integer_placeholders_are_grouped() -> None:
+    """A whole number given for a text placeholder is text: written as it is."""
+    assert "1048576" in se.message("PERMISSION_DENIED", "de", action=1048576)
+    assert "1.048.576" in se.message("ACTION_TIMEOUT", "de", action=1048576, seconds=1048576)
+
+
+def test_values_in_a_right_to_left_message_are_isolated() -> None:
+    """An Arabic message keeps a version written left to right in its own order."""
+    text = se.message("PROTOCOL_VERSION_UNSUPPORTED", "ar", requested="2024-11-05")
+    assert "\u20682024-11-05\u2069" in text
+    assert text.count("\u2068") == text.count("\u2069") == 1
+    assert "\u2068" not in se.message("PROTOCOL_VERSION_UNSUPPORTED", "de", requested="v")

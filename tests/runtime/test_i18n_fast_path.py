@@ -172,12 +172,29 @@ def calls(code: se.ErrorCode) -> list[dict[str, object]]:
     return [{**base, info.count: n} for n in COUNTS]
 
 
+def written(locale: str, code: se.ErrorCode, params: dict[str, object]) -> dict[str, object]:
+    """The values as a message in ``locale`` shows them: whole numbers of the code's integer
+    placeholders grouped with the locale's separator from 1,000 on, and every value between
+    U+2068 and U+2069 in a right-to-left language."""
+    info = se.CODES[code]
+    separator = se.codes.DIGIT_GROUPS.get(locale)
+    out: dict[str, object] = {}
+    for name, value in params.items():
+        if name in info.integers and type(value) is int and abs(value) >= 1000 and separator:
+            value = f"{value:,}".replace(",", separator)
+        if locale in se.codes.RIGHT_TO_LEFT:
+            value = f"\u2068{value}\u2069"
+        out[name] = value
+    return out
+
+
 def reference(translator: se.Translator, code: se.ErrorCode, params: dict[str, object]) -> str:
     """The slow way: the checked template, filled by str.format_map."""
     info = se.CODES[code]
     count = params[info.count] if info.count is not None else None
     assert count is None or isinstance(count, int)
-    return translator.template(code, count).format_map(params)
+    values = written(translator.locale, code, params)
+    return translator.template(code, count).format_map(values)
 
 
 @pytest.mark.parametrize("tag", TAGS)
@@ -209,7 +226,7 @@ def test_message_is_what_stdlib_gettext_gives_on_the_same_catalog(locale: str) -
                 count = params[info.count or ""]
                 assert isinstance(count, int)
                 text = stdlib.npgettext(code.value, info.message, info.message_plural, count)
-            expected = text.format(**params)
+            expected = text.format(**written(locale, code, params))
             assert se.Translator(locale).message(code, **params) == expected
             for _ in range(2):
                 assert se.message(code, locale, **params) == expected, (locale, code, params)
@@ -250,7 +267,8 @@ def test_the_count_cache_stays_bounded_and_right() -> None:
     rule = translator._selector(se.i18n._load("ar"))
     forms = {rule(n): translator.template("LLM_RETRIES_EXHAUSTED", n) for n in range(200)}
     for n in range(se.i18n._COUNTS + 300):
-        expected = forms[rule(n)].format_map({"attempts": n})
+        values = written("ar", se.ErrorCode.LLM_RETRIES_EXHAUSTED, {"attempts": n})
+        expected = forms[rule(n)].format_map(values)
         for _ in range(2):
             assert translator.message("LLM_RETRIES_EXHAUSTED", attempts=n) == expected
     assert len(translator._plural["LLM_RETRIES_EXHAUSTED"][2]) == se.i18n._COUNTS

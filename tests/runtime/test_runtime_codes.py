@@ -32,6 +32,7 @@ def declared(registry: Registry, name: str) -> dict[str, object]:
         "http_status": registry.http_status(code),
         "jsonrpc_code": code.jsonrpc,
         "placeholders": code.placeholder_names,
+        "integers": code.integer_placeholders,
         "count": code.message.count,
         "limits": tuple(code.limits),
         "related": tuple(code.related),

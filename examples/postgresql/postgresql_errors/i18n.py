@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ._format import Fill, check_params, code_info, compile_template, merge_params
-from .codes import LOCALES, SCRIPTS, SOURCE_LOCALE, CodeInfo, ErrorCode
+from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, CodeInfo, ErrorCode
 
 if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is first read
     import gettext
@@ -106,6 +106,9 @@ class Translator:
         self.requested = locale
         self.chain = fallback_chain(locale)
         self.locale = self.chain[0]
+        # How values are written into this language's messages (see compile_template).
+        self._group = DIGIT_GROUPS.get(self.locale)
+        self._isolate = self.locale in RIGHT_TO_LEFT
         self._codes: dict[
             str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]
         ] = {}
@@ -159,7 +162,7 @@ class Translator:
                 text = source.npgettext(info.code.value, info.message, info.message_plural, count)
             else:
                 text = source.pgettext(info.code.value, info.message)
-            compiled = _compile(text, info.placeholders)
+            compiled = self._compiled(text, info)
             if compiled is None:
                 # A translation with a forbidden field: never trust it, use the source.
                 text = (
@@ -167,11 +170,23 @@ class Translator:
                     if form == 0 or info.message_plural is None
                     else info.message_plural
                 )
-                compiled = _compile(text, info.placeholders)
+                compiled = self._compiled(text, info)
             # The source has only its own placeholders (the generator checks); if not, it is
             # filled as it always was.
             found = self._templates[key] = (text, compiled or text.format_map)
         return found
+
+    def _compiled(self, text: str, info: CodeInfo) -> Fill | None:
+        """``text`` compiled for this language: digits grouped, values isolated in a
+        right-to-left language. The message a language falls back to (the source text) is
+        written the same way, since it is shown among that language's words."""
+        return _compile(
+            text,
+            info.placeholders,
+            integers=info.integers,
+            group=self._group,
+            isolate=self._isolate,
+        )
 
     def template(self, code: ErrorCode | str, count: int | None = None) -> str:
         """The translated template for a code (the source text where none is usable)."""
