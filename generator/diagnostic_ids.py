@@ -74,6 +74,8 @@ IDS: dict[str, str] = {
     "E-NAME-CODE-PARENT": "A sub-code's parent (its name up to the last dot) is not a code.",
     "E-NAME-CODE-IDENTIFIER": "Two codes would have the same Python and TypeScript identifier.",
     "E-NAME-CODE-SLUG": "Two codes would have the same reference page.",
+    "E-NAME-CODE-RESERVED": "A sub-code is named like its parent's title in the catalogs "
+    "(its last part is 'title').",
     # The registry's own metadata
     "E-META-DOCS-URL": "The registry's 'docs_url' is not an http(s) address ending in '/'.",
     "E-META-TITLE-MARKUP": "The registry's title holds characters that HTML would read as markup.",
@@ -135,6 +137,9 @@ IDS: dict[str, str] = {
     "E-PLACEHOLDER-UNUSED": "A code declares a placeholder its message never uses.",
     "E-MESSAGE-EMPTY": "A code's message is empty, which only a parent of sub-codes may leave.",
     "E-MESSAGE-TOO-LONG": "A UI message is longer than errorbook allows.",
+    "E-TITLE-PLACEHOLDER": "A code's title holds a placeholder or a brace; a title is the "
+    "same for every occurrence.",
+    "E-TITLE-FORM": "A code's title is not one short line without a final full stop.",
     # Plural messages and plural rules
     "E-PLURAL-COUNT-UNDECLARED": "A plural message counts a placeholder the code does not declare.",
     "E-PLURAL-COUNT-TYPE": "The placeholder a plural message counts is not an integer.",

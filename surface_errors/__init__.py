@@ -41,7 +41,7 @@ from .envelope import (
     failure,
     format_message,
 )
-from .i18n import Translator, fallback_chain, message
+from .i18n import Translator, fallback_chain, message, title
 from .shapes import ActionFailure, ProtocolFailure, action_failure, protocol_failure
 from .wire import (
     PROBLEM_JSON,
@@ -105,6 +105,7 @@ __all__ = [
     "protocol_failure",
     "recovery_hint",
     "retry_allowed",
+    "title",
     "to_error_details",
     "to_http",
     "to_mcp",

@@ -127,7 +127,7 @@ def test_explain_text(run: Run) -> None:
     result = run("explain", "PERMISSION_DENIED")
     assert result.code == 0
     out = result.out
-    assert out.startswith("PERMISSION_DENIED\n")
+    assert out.startswith("PERMISSION_DENIED\n\nTitle:    Permission denied\nLayer:    ")
     assert "Layer:    Execution (execution); page must act" in out
     assert '{"ok": true, "result": {"error": {"code": ...}}}' in out
     assert "Recovery (ask_user):" in out and "  1. Stop this operation." in out
@@ -138,6 +138,7 @@ def test_explain_text(run: Run) -> None:
 def test_explain_json_has_limits_and_retry(run: Run) -> None:
     data = json.loads(run("explain", "llm_retries_exhausted", "--format", "json").out)
     assert data["code"] == "LLM_RETRIES_EXHAUSTED"
+    assert data["title"] == "Model retries used up"
     assert data["layer"]["actor"] == "provider"
     assert data["message"]["count"] == "attempts"
     assert [limit["id"] for limit in data["limits"]] == ["llm_retry_attempts", "llm_retry_backoff"]

@@ -108,6 +108,12 @@ def test_every_line_is_one_code_with_its_names_unchanged(package: ModuleType) ->
         assert info.fields.spec_name == line.spec_name
         # No message text in the source: the condition name, else the macro, and nothing else.
         assert info.message == (line.spec_name or line.macro)
+        # The title is the condition name as words: its letters, only spaced and cased.
+        if line.spec_name is None:
+            assert info.title is None
+        else:
+            assert re.sub(r"[^a-z0-9]", "", info.title.lower()) == line.spec_name.replace("_", "")
+            assert info.title[0].isupper() and "_" not in info.title
         # Nothing invented: no retry, recovery hint, limits or since.
         assert (info.retry, info.hint, info.limits, info.since) == (None, "", (), None)
     # Every SQLSTATE is there, and exactly one code of each carries its condition name; the

@@ -18,6 +18,9 @@ marked REQUIRED, and README.md lists them.
   two lines each (null_value_not_allowed is 22004 and 39004).
 - Its message is its spec_name, else its macro name: the source has no message text, and
   errorbook requires a non-empty message for a code without sub-codes.
+- Its title is its spec_name as words ("division_by_zero" is "Division by zero"), with the
+  words PostgreSQL writes in capitals in capitals (CAPITALS); a line without a spec_name
+  gives no title.
 - Lines that share a SQLSTATE (ERRCODE_UNDEFINED_DATABASE and ERRCODE_INVALID_CATALOG_NAME
   are both 3D000) name each other in `related`.
 - Other comments (inside a class, or the file's header) are not carried over.
@@ -43,6 +46,20 @@ DOCS_URL = "https://example.invalid/postgresql/errors/"  # REQUIRED: where the s
 NAME = "postgresql"  # REQUIRED: a machine name for the registry
 PACKAGE = "postgresql_errors"  # REQUIRED: the generated package's import name
 SEVERITY = "severity"  # REQUIRED: the source calls this field "E/W/S", which is no key
+
+#: Words of condition names as PostgreSQL writes them in prose (errcodes.txt's own section
+#: lines have "SQL" and "PL/pgSQL"): a title keeps each word and only sets its case.
+CAPITALS = {
+    "c": "C",
+    "fdw": "FDW",
+    "io": "IO",
+    "json": "JSON",
+    "plpgsql": "PL/pgSQL",
+    "sql": "SQL",
+    "sqlstate": "SQLSTATE",
+    "srf": "SRF",
+    "xml": "XML",
+}
 
 SECTION = re.compile(r"Section: Class (?P<cls>[0-9A-Z]{2}) - (?P<title>.+)")
 CODE = re.compile(
@@ -100,6 +117,13 @@ def parse(text: str) -> tuple[str, list[Layer]]:
             Code(code["macro"], code["sqlstate"], code["severity"], code["spec"], number)
         )
     return title["text"], layers
+
+
+def title_of(spec_name: str) -> str:
+    """A condition name as a title: "division_by_zero" is "Division by zero"."""
+    words = [CAPITALS.get(word, word) for word in spec_name.split("_")]
+    words[0] = words[0][:1].upper() + words[0][1:]
+    return " ".join(words)
 
 
 def q(value: str) -> str:
@@ -165,6 +189,7 @@ def render(title: str, layers: list[Layer]) -> str:
                 f"  {c.macro}:",
                 f"    layer: class_{layer.cls.lower()}",
                 f"    message: {q(c.spec_name or c.macro)}",
+                *([f"    title: {q(title_of(c.spec_name))}"] if c.spec_name else []),
                 f"    sqlstate: {q(c.sqlstate)}",
                 f"    {SEVERITY}: {c.severity}",
             ]

@@ -385,8 +385,8 @@ def usable(message: Message, count: str | None = None) -> bool:
 
 def compile_mo(catalog: StableCatalog, counts: Mapping[str, str | None]) -> bytes:
     """MO bytes holding only usable translations; the rest fall back to the source text.
-    ``counts`` maps each code to its count placeholder; an entry of no code (another tool's)
-    is not errorbook's to compile."""
+    ``counts`` maps each msgctxt errorbook writes to its count placeholder
+    (:func:`entries.message_contexts`); another tool's entry is not errorbook's to compile."""
     clean = StableCatalog(locale=catalog.locale_identifier, domain=catalog.domain, fuzzy=False)
     clean.mime_headers = catalog.mime_headers
     for message in catalog:

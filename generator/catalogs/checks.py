@@ -18,7 +18,7 @@ from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
 from .catalog import StableCatalog
-from .entries import entries
+from .entries import entries, message_contexts
 from .paths import NAMES, catalog_paths
 from .pofile import read
 
@@ -192,7 +192,7 @@ def check_catalog(
                 else "the plural formula cannot be parsed",
                 f"use errorbook's rule: {expected.header}",
             )
-    counts_by_code = registry.counts
+    counts_by_code = message_contexts(registry)
     # Every UI message is formatted at runtime, placeholders or not; prose never is.
     brace = (
         {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()

@@ -1,9 +1,10 @@
 """What a registry gives translators: one entry per translatable text, in registry order.
 
 Two domains: ``messages`` is the UI copy a person reads (one entry per code, keyed by the code
-as msgctxt), ``docs`` is the reference prose of the docs site (keyed by the code or item and
-the field, such as ``DISK_FULL.meaning``). The catalog emitter and the Babel extractor
-both read these entries, so the POT files and ``pybabel extract`` agree.
+as msgctxt, and one per code's title, keyed ``DISK_FULL.title``), ``docs`` is the reference
+prose of the docs site (keyed by the code or item and the field, such as
+``DISK_FULL.meaning``). The catalog emitter and the Babel extractor both read these entries,
+so the POT files and ``pybabel extract`` agree.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..registry import placeholders
-from ..registry.model import Code, Registry
+from ..registry.model import TITLE_PART, Code, Registry, title_context
 
 #: The two kinds of catalogs, by role. Their file names are configurable (Config.domains);
 #: these role names are how the rest of errorbook tells them apart.
@@ -27,7 +28,7 @@ _ID = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"  # what reader.IDENTIFIER allows
 #: Every msgctxt errorbook writes, by domain (a test holds every entry of two registries to
 #: them). A context of any other shape belongs to another tool sharing the catalog.
 _CONTEXTS = {
-    "messages": re.compile(_CODE + r"\Z"),
+    "messages": re.compile(_CODE + rf"(?:\.{TITLE_PART})?\Z"),
     "docs": re.compile(
         r"(?:registry\.description"
         rf"|layer\.{_ID}\.(?:title|proves|description)"
@@ -100,6 +101,32 @@ def message_entry(registry: Registry, code: Code) -> Entry:
         brace_format=bool(code.placeholders),
         code=code.name,
     )
+
+
+def title_entry(registry: Registry, code: Code) -> Entry:
+    return Entry(
+        context=title_context(code.name),
+        msgid=code.title,
+        comments=(
+            f"Title of {code.name}: a short summary in sentence case, without a final full "
+            "stop, the same for every occurrence. Shown as the title of a problem (RFC 9457) "
+            "and under the code's name on the reference site.",
+        ),
+        code=code.name,
+    )
+
+
+def message_contexts(registry: Registry) -> dict[str, str | None]:
+    """Every msgctxt of the messages domain with the count placeholder of its text (None
+    for a text without plural forms, such as every title): what the catalog checks, the
+    MO files, the TypeScript catalogs and the site read a translation against."""
+    found: dict[str, str | None] = {}
+    for code in registry.codes:
+        if code.message.text:
+            found[code.name] = code.message.count
+        if code.title:
+            found[title_context(code.name)] = None
+    return found
 
 
 def _prose(context: str, text: str, comment: str, code: str | None = None) -> Entry:
@@ -210,5 +237,11 @@ def docs_entries(registry: Registry) -> list[Entry]:
 def entries(registry: Registry, domain: str) -> list[Entry]:
     if domain == "messages":
         # A parent's empty message is no text to translate (its runtimes show its name).
-        return [message_entry(registry, code) for code in registry.codes if code.message.text]
+        found: list[Entry] = []
+        for code in registry.codes:
+            if code.message.text:
+                found.append(message_entry(registry, code))
+            if code.title:
+                found.append(title_entry(registry, code))
+        return found
     return docs_entries(registry)

@@ -19,7 +19,7 @@ from ..pipeline.cache import CatalogCache, Checked, Written, fingerprint
 from ..registry.model import Registry
 from . import catalog, checks, pofile
 from .checks import Counts
-from .entries import DOMAINS
+from .entries import DOMAINS, message_contexts
 from .paths import NAMES, mo_path, po_path, pot_path
 
 
@@ -114,7 +114,7 @@ def _locale(locale: str) -> CatalogRun:
     job = _JOB
     registry = job.registry
     run = CatalogRun()
-    counts = registry.counts
+    counts = message_contexts(registry)
     for domain in DOMAINS:
         path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None

@@ -26,8 +26,8 @@ ENVELOPES = {
 
 HELP = "explain one error code"
 DESCRIPTION = (
-    "Print a code's layer, meaning, recovery, retry policy and limits, as the registry "
-    "declares them."
+    "Print a code's title, layer, meaning, recovery, retry policy and limits, as the "
+    "registry declares them."
 )
 
 
@@ -60,6 +60,7 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
     form = registry.envelope(code)
     return {
         "code": record["code"],
+        "title": record["title"],
         "layer": {
             "id": layer.id,
             "title": layer.title,
@@ -136,6 +137,8 @@ def _message(form: str) -> list[str]:
 def as_text(registry: Registry, code: Code) -> str:
     layer = registry.layer(code.layer)
     lines = [f"{code.name}", ""]
+    if code.title:
+        lines.append(f"Title:    {code.title}")
     acts = f"; {layer.actor} must act" if layer.actor else ""
     lines.append(f"Layer:    {layer.title} ({layer.id}){acts}")
     lines.append(_para(layer.proves, " " * 10))

@@ -161,6 +161,7 @@ def codes_schema(registry: Registry) -> dict[str, object]:
             "message": _object(
                 {"text": _text(), "plural": _nullable(_text()), "count": _nullable(_text())}
             ),
+            "title": required_if("title", _text()),
             "placeholders": {
                 "type": "array",
                 "items": _object(

@@ -75,7 +75,7 @@ def exports(registry: Registry) -> list[tuple[str, list[str]]]:
             "failure",
             "format_message",
         ]
-    found["i18n"] = ["Translator", "fallback_chain", "message"]
+    found["i18n"] = ["Translator", "fallback_chain", "message", "title"]
     if registry.shapes:
         found["shapes"] = [shape_names(x.id)[0] for x in registry.shapes] + [
             shape_names(x.id)[1] for x in registry.shapes
@@ -127,6 +127,7 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "every_recovery": all(c.recovery and c.recovery.kind for c in registry.codes),
         "every_retry": all(c.retry for c in registry.codes),
         "every_since": all(c.since for c in registry.codes),
+        "every_title": all(c.title for c in registry.codes),
         "exports": (imported := exports(registry)),
         "all_names": sorted((n for _, names in imported for n in names), key=_isort),
         "shape_names": {x.id: shape_names(x.id) for x in registry.shapes},

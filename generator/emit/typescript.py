@@ -18,6 +18,7 @@ from babel import Locale
 
 from ..catalogs import plurals
 from ..catalogs.catalog import StableCatalog, usable
+from ..catalogs.entries import message_contexts
 from ..names import header as header_line
 from ..names import pascal
 from ..registry.model import Registry
@@ -39,12 +40,13 @@ def categories(locale: str) -> list[str]:
 def locale_messages(
     registry: Registry, locale: str, catalog: StableCatalog | None
 ) -> dict[str, object]:
-    """Usable translations of one locale: text, or forms by CLDR category."""
+    """Usable translations of one locale by msgctxt (a code's message under its name, its
+    title under ``CODE.title``): text, or forms by CLDR category."""
     found: dict[str, object] = {}
     if catalog is None:
         return found
     names = categories(locale)
-    counts = registry.counts
+    counts = message_contexts(registry)
     for message in catalog:
         code = message.context
         if code is None or code not in counts or not usable(message, counts[code]):
@@ -71,6 +73,7 @@ def emit(
         "shape_names": {x.id: pascal(x.id) for x in registry.shapes},
         "result_type": pascal(registry.meta.name) + "Result",
         "every_retry": all(c.retry for c in registry.codes),
+        "every_title": all(c.title for c in registry.codes),
     }
     files: dict[str, bytes] = {
         str(root / "index.ts"): render(env, "typescript/index.ts.j2", **context),

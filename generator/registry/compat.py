@@ -163,6 +163,13 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         show=lambda code: " / ".join(code.message.forms),
         compare=attrgetter("message"),
     ),
+    Rule(
+        field="title",
+        severity="cosmetic",
+        reason="a summary for people (a problem's title is not for programs to branch on); "
+        "translations become fuzzy",
+        show=lambda code: code.title or "none given",
+    ),
     *(
         Rule(field=name, severity="cosmetic", reason="reference prose only", show=attrgetter(name))
         for name in ("meaning", "rationale", "shape_reason")

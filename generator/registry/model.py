@@ -98,6 +98,17 @@ def slug(name: str) -> str:
 #: Page names the site's codes folder uses itself: a code of that name gets 'code-' in front.
 TAKEN_SLUGS = ("index",)
 
+#: The last part of the msgctxt of a code's title in the messages catalogs, ``DISK.title``
+#: beside the message's ``DISK``. The validator refuses a sub-code of that name (possible
+#: under a naming rule that allows lower case), whose message would share the entry.
+TITLE_PART = "title"
+
+
+def title_context(name: str) -> str:
+    """The msgctxt of the title of the code named ``name``: the catalogs, the runtimes and
+    the site look a title up by it."""
+    return f"{name}.{TITLE_PART}"
+
 
 #: Limit units that are durations, with the milliseconds in one of them.
 _TO_MILLISECONDS = {"milliseconds": 1, "seconds": 1000}
@@ -278,6 +289,7 @@ class Code:
     recovery: Recovery | None = None  # None when the code gives none
     retry: Retry | None = None  # None when the code gives none
     meaning: str = ""  # empty when the code gives none (the registry does not require it)
+    title: str = ""  # the short summary; empty when the code gives none
     limits: tuple[str, ...] = ()
     related: tuple[str, ...] = ()
     http: int | None = None  # None unless the registry uses the http wire and the code's
@@ -579,6 +591,7 @@ class Registry:
                 "plural": code.message.plural,
                 "count": code.message.count,
             },
+            "title": code.title or None,
             "placeholders": [
                 {
                     "name": p.name,

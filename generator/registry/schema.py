@@ -49,6 +49,7 @@ RETRY_POLICIES = _values(RetryPolicy)
 PLACEHOLDER_TYPES = ("text", "integer")
 #: The per-code keys that are optional unless ``registry.required`` names them.
 POLICY_KEYS = (
+    "title",
     "meaning",
     "recovery",
     "retry",
@@ -138,7 +139,7 @@ META = ObjectSchema(
             "list of code keys",
             False,
             "The optional per-code keys this registry asks of every code, such as "
-            "`[meaning, placeholders.description]` (`placeholders.x` asks it of every "
+            "`[title, meaning, placeholders.description]` (`placeholders.x` asks it of every "
             "placeholder); a code without one is an error. Leave it out and they stay optional.",
             POLICY_KEYS,
         ),
@@ -292,6 +293,16 @@ CODE = ObjectSchema(
             True,
             'UI copy in the source locale, with `{name}` placeholders; may be empty (`""`) '
             "for a code with sub-codes only.",
+        ),
+        Field(
+            "title",
+            "text",
+            False,
+            "A short summary of the failure, such as `Disk full`; one line in sentence "
+            "case, without placeholders or a final full stop, since it is the same for every "
+            "occurrence. Translated with the UI copy, it is the `title` of a problem object "
+            "(RFC 9457), the subtitle of the code's page and a column of the code table. "
+            "Required when `registry.required` names it.",
         ),
         Field(
             "placeholders",
@@ -587,7 +598,7 @@ registry:
   description: The storage service keeps files for other services.
   error_domain: storage.example.org
   wires: [http, jsonrpc]
-  required: [meaning, recovery]
+  required: [title, meaning, recovery]
   naming: {pattern: "[A-Z][A-Z0-9_]*", max_length: 80}
 """,
     "naming rule": """\
@@ -638,6 +649,7 @@ codes:
     since: 1.0.0
   DISK.FULL:              # a sub-code: it inherits DISK's layer and what else it leaves out
     message: The volume {volume} is full.
+    title: Volume full
     placeholders:
       volume: {description: The volume's name., example: data-1}
     meaning: No block is free on the volume.

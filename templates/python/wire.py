@@ -36,7 +36,7 @@ from .codes import (
     Retry,
 )
 from .envelope import Classified, Envelope, MalformedEnvelope, Outcome, classify
-from .i18n import translator
+from .i18n import Translator, translator
 
 PROBLEM_JSON = "application/problem+json"
 JsonRpcId = int | str | None
@@ -99,8 +99,9 @@ def to_problem(
     **keywords: object,
 ) -> dict[str, object]:
     """An RFC 9457 problem object: ``type`` is the code's page, ``title`` a short summary
-    that is the same for every occurrence (its layer's title and the code, as in
-    ``"Storage: DISK_FULL"``), ``detail`` the localized message with its values,
+    that is the same for every occurrence (the code's title in ``locale``, or for a code
+    without one its layer's title and the code, as in ``"Storage: DISK_FULL"``),
+    ``detail`` the localized message with its values,
     ``status`` the HTTP status of a protocol failure; ``code``, ``layer`` and ``retry`` are
     extension members.
 
@@ -110,11 +111,13 @@ def to_problem(
     return _problem(info, locale, request_id, instance, merge_params(info, params, keywords))
 
 
-def _problem_title(info: CodeInfo) -> str:
-    """A problem's ``title``: the code's layer and the code. RFC 9457 wants a summary that
-    does not change between occurrences, so no message, which carries placeholders; the
-    layer's title is the registry's, in its source language."""
-    return f"{LAYERS[info.layer].title}: {info.code.value}"
+def _problem_title(info: CodeInfo, words: Translator) -> str:
+    """A problem's ``title``: RFC 9457 wants a summary that does not change between
+    occurrences, so never the message, which carries placeholders. It is the code's own
+    title, translated like the message (RFC 9457 allows a localized title); a code without
+    one gets its layer's title and its name, in the registry's source language."""
+    found = words.title(info.code)
+    return found if found is not None else f"{LAYERS[info.layer].title}: {info.code.value}"
 
 
 def _problem(
@@ -129,7 +132,7 @@ def _problem(
     words = translator(locale)
     problem: dict[str, object] = {
         "type": info.docs_url,
-        "title": _problem_title(info),
+        "title": _problem_title(info, words),
         "detail": words.message(info.code, params=params),
         "code": info.code.value,
         "layer": info.layer.value,

@@ -101,6 +101,23 @@ def test_each_breaking_rule_fires(case: str) -> None:
     assert compat.required_version("1.2.0", found) == "2.0.0"
 
 
+def test_a_title_added_or_reworded_is_cosmetic() -> None:
+    """A title is a summary for people: no client may branch on a problem's title."""
+    titled = BASE.replace(
+        "    message: The door is closed.\n",
+        "    message: The door is closed.\n    title: Door closed\n",
+    )
+    added = changes(BASE, titled)
+    assert [(c.severity, c.field, c.old, c.new) for c in added] == [
+        ("cosmetic", "title", "none given", "Door closed")
+    ]
+    reworded = changes(titled, titled.replace("title: Door closed", "title: Door shut"))
+    assert [(c.severity, c.field, c.old, c.new) for c in reworded] == [
+        ("cosmetic", "title", "Door closed", "Door shut")
+    ]
+    assert compat.required_version("1.2.0", reworded) == "1.2.1"
+
+
 def test_a_rename_is_named_as_such() -> None:
     found = changes(BASE, BREAKING["renamed code"][0](BASE))
     removed = next(c for c in found if c.kind == "removed")

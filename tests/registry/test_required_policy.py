@@ -67,9 +67,9 @@ def test_the_site_page_leaves_the_meaning_out(demo: Path) -> None:
 def test_explain_leaves_the_meaning_out(demo: Path, run: Run) -> None:
     text = run("explain", "DOOR_CLOSED", cwd=demo)
     assert text.code == 0, text.err
-    assert "Meaning:" not in text.out
+    assert "Meaning:" not in text.out and "Title:" not in text.out
     shown = json.loads(run("explain", "DOOR_CLOSED", "--format", "json", cwd=demo).out)
-    assert shown["meaning"] is None
+    assert shown["meaning"] is None and shown["title"] is None
     items = json.loads(run("explain", "ITEMS_REFUSED", "--format", "json", cwd=demo).out)
     assert items["placeholders"]["who"] == {"description": None, "example": None, "type": "text"}
     assert items["placeholders"]["count"]["description"] == "Items refused."

@@ -40,6 +40,7 @@ def declared(registry: Registry, name: str) -> dict[str, object]:
         "docs_url": registry.docs_url(code),
         "message": code.message.text,
         "message_plural": code.message.plural,
+        "title": code.title or None,
         "status": code.status,
         "deprecated_since": code.deprecated.since if code.deprecated else None,
         "replaced_by": code.deprecated.replaced_by if code.deprecated else None,

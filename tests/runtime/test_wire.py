@@ -109,7 +109,7 @@ def test_problem_details_for_a_protocol_failure() -> None:
     problem = se.to_problem("LLM_TIMEOUT", "de", seconds=60)
     assert problem == {
         "type": "https://docs.surface.example/errors/en/codes/llm_timeout/",
-        "title": "Model and network: LLM_TIMEOUT",
+        "title": "Zeitüberschreitung des Modelldienstes",  # the code's title, in German
         "detail": se.message("LLM_TIMEOUT", "de", seconds=60),
         "status": 504,
         "code": "LLM_TIMEOUT",
@@ -122,15 +122,18 @@ def test_problem_details_for_a_protocol_failure() -> None:
 @pytest.mark.parametrize("code", list(se.ErrorCode))
 def test_a_problems_title_is_the_same_for_every_occurrence(code: se.ErrorCode) -> None:
     """RFC 9457: a short summary of the problem type that does not change from occurrence to
-    occurrence: no placeholder, no value, whatever the locale and the parameters."""
-    params = {p: 7 for p in se.CODES[code].placeholders}
-    titles = {
-        str(se.to_problem(code, locale, params=params)["title"]) for locale in ("en", "de", "ja")
-    }
-    assert len(titles) == 1
-    (title,) = titles
-    assert "{" not in title and "7" not in title
-    assert title == f"{se.LAYERS[se.CODES[code].layer].title}: {code.value}"
+    occurrence: no placeholder, no value, whatever the parameters; in a locale's words."""
+    info = se.CODES[code]
+    for locale in ("en", "de", "ja"):
+        titles = {
+            str(se.to_problem(code, locale, params={p: value for p in info.placeholders})["title"])
+            for value in (7, 8)
+        }
+        assert len(titles) == 1
+        (title,) = titles
+        assert "{" not in title and "7" not in title and "8" not in title
+        assert title == se.title(code, locale)
+    assert se.to_problem(code, params={p: 7 for p in info.placeholders})["title"] == info.title
 
 
 def test_retry_info_carries_the_delay() -> None:

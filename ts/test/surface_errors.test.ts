@@ -13,6 +13,7 @@ import {
   message,
   recoveryHint,
   registerLocale,
+  title,
   type SurfaceResult,
 } from "../src/surface_errors/index.js";
 import "../src/surface_errors/locales/index.js";
@@ -56,6 +57,19 @@ test("messages in German and Japanese", () => {
   assert.match(message(ErrorCode.PERMISSION_DENIED, "ja_JP.UTF-8", { action: "x" }), /「x」/);
   assert.equal(message(ErrorCode.PERMISSION_DENIED, "xx", { action: "x" }), "The action x was not allowed.");
   assert.deepEqual(fallbackChain("de_AT"), ["de", "en"]);
+});
+
+test("a code's title in the reader's language, the same for every occurrence", () => {
+  assert.equal(CODES.PERMISSION_DENIED.title, "Permission denied");
+  assert.equal(title(ErrorCode.PERMISSION_DENIED), "Permission denied");
+  assert.equal(title(ErrorCode.PERMISSION_DENIED, "de-AT"), "Berechtigung verweigert");
+  assert.equal(title(ErrorCode.PERMISSION_DENIED, "ja_JP.UTF-8"), "権限がありません");
+  assert.equal(title(ErrorCode.PERMISSION_DENIED, "xx"), "Permission denied");
+  // The title's entry sits beside the message's and does not take its place.
+  assert.equal(message(ErrorCode.PERMISSION_DENIED, "de", { action: "x" }), "Die Aktion x wurde nicht erlaubt.");
+  for (const code of Object.values(ErrorCode)) {
+    assert.ok(!/[{}]/.test(title(code, "de")), code);
+  }
 });
 
 test("Polish takes all three plural forms", () => {

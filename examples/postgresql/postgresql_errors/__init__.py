@@ -23,7 +23,7 @@ from .codes import (
     LimitInfo,
     Retry,
 )
-from .i18n import Translator, fallback_chain, message
+from .i18n import Translator, fallback_chain, message, title
 
 __all__ = [
     "CODES",
@@ -43,4 +43,5 @@ __all__ = [
     "Translator",
     "fallback_chain",
     "message",
+    "title",
 ]

@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is
     import gettext
 
 DOMAIN = "messages"
+#: The msgctxt of a code's title, beside the code's own for its message (the generator's
+#: ``model.title_context``).
+_TITLE_CONTEXT = "{}.title"
 _TRANSLATED = tuple(tag for tag in LOCALES if tag != SOURCE_LOCALE)
 _CACHE_LIMIT = 512
 _COUNTS = 1024
@@ -119,6 +122,7 @@ class Translator:
         # And for a code with a count: (names, count name, compiled templates by count seen),
         # at most _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
         self._plural: dict[str, tuple[frozenset[str], str, dict[object, Fill]]] = {}
+        self._titles: dict[str, str | None] = {}  # by code: one per code at most
 
     def _code_facts(
         self, code: ErrorCode | str
@@ -188,6 +192,25 @@ class Translator:
             isolate=self._isolate,
         )
 
+    def title(self, code: ErrorCode | str) -> str | None:
+        """The code's title in this locale: the first catalog of the chain that translates
+        it, else the source text; None for a code without a title. A title has no
+        placeholders, so a translation is shown as it is (the catalogs hold only usable
+        ones)."""
+        if code in self._titles:  # an ErrorCode hashes and compares as its value
+            return self._titles[code]
+        info = code_info(code)
+        found = info.title
+        if found is not None:
+            context = _TITLE_CONTEXT.format(info.code.value)
+            for tag in self.chain[:-1]:
+                text = _load(tag).pgettext(context, found)
+                if text != found:
+                    found = text
+                    break
+        self._titles[info.code.value] = found
+        return found
+
     def template(self, code: ErrorCode | str, count: int | None = None) -> str:
         """The translated template for a code (the source text where none is usable)."""
         info, _, source = self._codes.get(str(code)) or self._code_facts(code)
@@ -256,6 +279,12 @@ def translator(locale: str | None = None) -> Translator:
             _translators.clear()
         found = _translators[locale] = Translator(locale)
     return found
+
+
+def title(code: ErrorCode | str, locale: str | None = None) -> str | None:
+    """The title of ``code`` in ``locale`` (the source locale when None): a short summary
+    that is the same for every occurrence; None for a code without a title."""
+    return translator(locale).title(code)
 
 
 def message(

@@ -25,7 +25,7 @@ from babel.units import format_unit
 from ...catalogs import pofile
 from ...catalogs.catalog import usable
 from ...catalogs.checks import Counts
-from ...catalogs.entries import entries
+from ...catalogs.entries import entries, message_contexts
 from ...diagnostic_ids import IDS as DIAGNOSTIC_IDS
 from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
@@ -520,7 +520,7 @@ def emit(
 
         ui = {
             k: tuple(v.split("\x00"))
-            for k, v in _translations(messages.get(lang), registry.counts).items()
+            for k, v in _translations(messages.get(lang), message_contexts(registry)).items()
         }
         page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)

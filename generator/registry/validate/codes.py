@@ -22,7 +22,7 @@ from ..model import (
     Shape,
 )
 from .extras import read_values
-from .messages import read_message, read_placeholders
+from .messages import read_message, read_placeholders, read_title
 from .names import reference_ok
 from .sections import vocabulary_ok
 from .versions import semver, semver_field
@@ -155,6 +155,7 @@ def read_code(
 
     declared, declared_names = read_placeholders(f, where, found, required)
     message = read_message(f, where, declared, declared_names, found, has_children)
+    title = read_title(f, where, found)
     declared_shape = words.shapes.get(shape) if shape is not None else None
     envelope = declared_shape.envelope if declared_shape is not None else None
     from_parent = None
@@ -213,6 +214,7 @@ def read_code(
         or layer is None
         or (shape is None and bool(words.shape_ids))
         or message is None
+        or title is None
         or (recovery is None and f.has("recovery"))
         or (retry is None and f.has("retry"))
         or (since is None and f.has("since"))
@@ -225,6 +227,7 @@ def read_code(
         message=message,
         placeholders=tuple(declared.values()),
         meaning=meaning or "",
+        title=title,
         recovery=recovery,
         retry=retry,
         since=since,

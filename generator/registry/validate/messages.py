@@ -202,3 +202,52 @@ def read_message(
             )
         return Message(text=one, plural=other, count=count)
     return Message(text=one) if one is not None else None
+
+
+#: The longest title: a summary, shown in a column of the code table and in a tab's name.
+MAX_TITLE = 100
+#: A title ends without a full stop, in any script (a heading, not a sentence).
+_FULL_STOPS = (".", "\u3002", "\uff0e")
+
+
+def read_title(f: Fields, where: str, found: Diagnostics) -> str | None:
+    """A code's title: one short line, the same for every occurrence of the code (RFC 9457
+    asks that of a problem's title), so without placeholders or any brace that could read as
+    one, and without a final full stop. None when it is broken (reported here); "" when the
+    code gives none."""
+    title = f.text("title")
+    if title is None:
+        return "" if not f.has("title") else None
+    mark = f.mark("title")
+    brace = next((i for i, char in enumerate(title) if char in "{}"), None)
+    if brace is not None:
+        names = placeholders.parse(title).names
+        if names:
+            what = f"the placeholder '{{{names[0]}}}'"
+            hint = "a title is the same for every occurrence: leave the value to the message"
+        else:
+            what = f"a brace '{title[brace]}'"
+            hint = "write the title without braces: it is shown as written, never filled in"
+        found.error(
+            "E-TITLE-PLACEHOLDER",
+            mark,
+            f"the title of {where} has {what} at character {brace + 1}",
+            hint,
+        )
+        return None
+    problem = hint = ""
+    if "\n" in title:
+        problem, hint = "is more than one line", "write it on one line"
+    elif "\t" in title:
+        problem, hint = "holds a tab", "write a space instead"
+    elif title != title.strip():
+        problem, hint = "starts or ends with white space", "remove the white space"
+    elif title.endswith(_FULL_STOPS):
+        problem, hint = "ends in a full stop", "remove it: a title is a heading, not a sentence"
+    elif len(title) > MAX_TITLE:
+        problem = f"is {len(title):,} characters long, more than the {MAX_TITLE} a title may have"
+        hint = "shorten it to a few words; put the detail into 'meaning'"
+    if problem:
+        found.error("E-TITLE-FORM", mark, f"the title of {where} {problem}", hint)
+        return None
+    return title

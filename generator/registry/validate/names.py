@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ...diagnostics import Diagnostics, Mark
 from ..fields import IDENTIFIER, Fields, entries
 from ..loader import Mapping, Node, Scalar
-from ..model import identifier, slug
+from ..model import TITLE_PART, identifier, slug
 from ..suggest import closest, suggest
 
 CODE_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*\Z")
@@ -197,6 +197,14 @@ def check_hierarchy(
     names = [key.value for key, _ in codes]
     for key, _ in codes:
         parent, _, last = key.value.rpartition(".")
+        if parent and last == TITLE_PART:
+            found.error(
+                "E-NAME-CODE-RESERVED",
+                key.mark,
+                f"code {key.value} would share its catalog entry with the title of code "
+                f"{parent}, whose translators' context is '{parent}.{TITLE_PART}'",
+                f"rename it: the last part of a sub-code's name may not be '{TITLE_PART}'",
+            )
         if not parent or parent in every:
             continue
         near = closest(parent, names)

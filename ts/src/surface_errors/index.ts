@@ -71,6 +71,8 @@ export interface CodeInfo {
   readonly count: string | null;
   readonly message: string;
   readonly messagePlural: string | null;
+  /** A short summary, the same for every occurrence, in the source locale; see `title()`. */
+  readonly title: string;
   readonly status: Status;
   readonly hint: string;
   readonly docsUrl: string;
@@ -90,6 +92,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "Surface is not set up yet, so it cannot answer requests.",
     messagePlural: null,
+    title: "Not configured",
     status: "active",
     hint: "The runtime is not configured; nothing you send can succeed. Tell the user the assistant is not set up and stop. Do not retry.",
     docsUrl: "https://docs.surface.example/errors/en/codes/not_configured/",
@@ -107,6 +110,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "No address is configured for the model service.",
     messagePlural: null,
+    title: "Model address missing",
     status: "active",
     hint: "The deployment lacks the model gateway address. Report it to the user as a setup problem and stop. Do not retry.",
     docsUrl: "https://docs.surface.example/errors/en/codes/model_base_url_missing/",
@@ -124,6 +128,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The setting {limit} is {value}, but it must lie between {min} and {max}.",
     messagePlural: null,
+    title: "Setting out of range",
     status: "active",
     hint: "A deployment setting is out of range. Report the named setting to the user and stop. Do not retry.",
     docsUrl: "https://docs.surface.example/errors/en/codes/limit_out_of_range/",
@@ -141,6 +146,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The request could not be understood.",
     messagePlural: null,
+    title: "Invalid request",
     status: "active",
     hint: "Your request envelope was malformed. Rebuild it following the protocol schema before sending anything else. Do not resend the same request.",
     docsUrl: "https://docs.surface.example/errors/en/codes/invalid_request/",
@@ -158,6 +164,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "This client speaks protocol version {requested}, which is not supported here.",
     messagePlural: null,
+    title: "Protocol version not supported",
     status: "active",
     hint: "The surface does not speak your protocol version. Use a version it announces in its handshake. Do not retry with the same version.",
     docsUrl: "https://docs.surface.example/errors/en/codes/protocol_version_unsupported/",
@@ -175,6 +182,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The capability {capability} is not available to this client.",
     messagePlural: null,
+    title: "Capability not available",
     status: "active",
     hint: "This capability is not available to you; no page code ran. Use only capabilities you were given. Do not ask the user to approve it; it is not a permission prompt.",
     docsUrl: "https://docs.surface.example/errors/en/codes/capability_not_exposed/",
@@ -192,6 +200,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The request is too large to be accepted.",
     messagePlural: null,
+    title: "Request too large",
     status: "active",
     hint: "Your request was too large and was not read. Send less: fewer parameters or shorter text. Do not resend it unchanged.",
     docsUrl: "https://docs.surface.example/errors/en/codes/request_too_large/",
@@ -209,6 +218,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The action {action} does not exist on this page.",
     messagePlural: null,
+    title: "Action not found",
     status: "active",
     hint: "The page no longer declares this action. Read the current page description and pick an action it declares now. Do not call the same name again without re-reading.",
     docsUrl: "https://docs.surface.example/errors/en/codes/action_not_found/",
@@ -226,6 +236,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The action {action} cannot be used right now: {reason}",
     messagePlural: null,
+    title: "Action unavailable",
     status: "active",
     hint: "The action exists but its precondition does not hold. Read the reason and bring the page into the required state first. Do not try to bypass the guard.",
     docsUrl: "https://docs.surface.example/errors/en/codes/action_unavailable/",
@@ -243,6 +254,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The action {action} was not allowed.",
     messagePlural: null,
+    title: "Permission denied",
     status: "active",
     hint: "The user or the page's policy refused this action. Stop this operation and ask the user how to proceed, or use a permitted path. Do not call it again and do not report it as done.",
     docsUrl: "https://docs.surface.example/errors/en/codes/permission_denied/",
@@ -260,6 +272,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The value for {field} is not valid: {problem}",
     messagePlural: null,
+    title: "Invalid parameters",
     status: "active",
     hint: "Your parameters failed the action's schema. Fix the field named in the error, then call again. Do not resend the same parameters.",
     docsUrl: "https://docs.surface.example/errors/en/codes/invalid_params/",
@@ -277,6 +290,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The action {action} failed while it was running.",
     messagePlural: null,
+    title: "Action failed",
     status: "active",
     hint: "The page's handler failed while running. Observe the page to see whether anything changed, then tell the user. Do not repeat the call blindly.",
     docsUrl: "https://docs.surface.example/errors/en/codes/execution_failed/",
@@ -294,6 +308,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: "seconds",
     message: "The action {action} ran, but the expected result did not appear within {seconds} second.",
     messagePlural: "The action {action} ran, but the expected result did not appear within {seconds} seconds.",
+    title: "Expected result missing",
     status: "active",
     hint: "The action ran but its expected result did not appear. Observe the page to learn whether it partly succeeded before deciding anything. Do not send the same call again.",
     docsUrl: "https://docs.surface.example/errors/en/codes/expectation_failed/",
@@ -311,6 +326,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: "seconds",
     message: "The action {action} did not finish within {seconds} second.",
     messagePlural: "The action {action} did not finish within {seconds} seconds.",
+    title: "Action timed out",
     status: "active",
     hint: "The action did not finish in time and may still be running. Observe the page before doing anything else. Do not call it again at once.",
     docsUrl: "https://docs.surface.example/errors/en/codes/action_timeout/",
@@ -328,6 +344,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "This page is too large for the assistant to read.",
     messagePlural: null,
+    title: "Page too large to read",
     status: "active",
     hint: "The page is too large to describe to you; nothing ran. Tell the user this page cannot be automated as it is. Do not retry.",
     docsUrl: "https://docs.surface.example/errors/en/codes/snapshot_too_large/",
@@ -345,6 +362,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: "count",
     message: "This page declares {count} action, more than the {limit} allowed.",
     messagePlural: "This page declares {count} actions, more than the {limit} allowed.",
+    title: "Too many actions",
     status: "active",
     hint: "The page declares more actions than allowed; nothing ran. Tell the user this page cannot be automated as it is. Do not retry.",
     docsUrl: "https://docs.surface.example/errors/en/codes/too_many_actions/",
@@ -362,6 +380,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The assistant's model service returned an error. Request ID {request_id}.",
     messagePlural: null,
+    title: "Model service error",
     status: "active",
     hint: "The model service returned an error. Keep the request id; a retry within the bounded policy is allowed. Do not retry in a loop.",
     docsUrl: "https://docs.surface.example/errors/en/codes/llm_failed/",
@@ -379,6 +398,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: "seconds",
     message: "The assistant's model service did not answer within {seconds} second.",
     messagePlural: "The assistant's model service did not answer within {seconds} seconds.",
+    title: "Model service timed out",
     status: "active",
     hint: "The model service did not answer in time. A retry within the bounded policy is allowed. Do not retry in a loop.",
     docsUrl: "https://docs.surface.example/errors/en/codes/llm_timeout/",
@@ -396,6 +416,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: "retry_after",
     message: "The assistant's model service is busy. Try again in {retry_after} second.",
     messagePlural: "The assistant's model service is busy. Try again in {retry_after} seconds.",
+    title: "Model service busy",
     status: "active",
     hint: "The model service is throttling requests. Wait at least the given number of seconds before one retry. Do not retry earlier.",
     docsUrl: "https://docs.surface.example/errors/en/codes/llm_rate_limited/",
@@ -413,6 +434,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: null,
     message: "The assistant's model service cannot be reached.",
     messagePlural: null,
+    title: "Model service unreachable",
     status: "active",
     hint: "The model service cannot be reached. A retry within the bounded policy is allowed; if it persists, tell the user. Do not retry in a loop.",
     docsUrl: "https://docs.surface.example/errors/en/codes/llm_unreachable/",
@@ -430,6 +452,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     count: "attempts",
     message: "The assistant's model service still failed after {attempts} attempt.",
     messagePlural: "The assistant's model service still failed after {attempts} attempts.",
+    title: "Model retries used up",
     status: "active",
     hint: "All allowed retries failed. Keep the request id and tell the user the assistant's model service is failing. Do not start new retries now.",
     docsUrl: "https://docs.surface.example/errors/en/codes/llm_retries_exhausted/",
@@ -666,7 +689,7 @@ export type LocaleMessages = { readonly [code: string]: Forms };
 const catalogs = new Map<string, LocaleMessages>();
 const FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]/g;
 
-/** Make a locale's messages (from locales/<lang>.json) available to message(). */
+/** Make a locale's messages (from locales/<lang>.json) available to message() and title(). */
 export function registerLocale(tag: string, messages: LocaleMessages): void {
   catalogs.set(tag, messages);
 }
@@ -752,6 +775,20 @@ export function message(code: ErrorCode, locale?: string, params: Readonly<Recor
   }
   const text = fill(sourceTemplate(info, count), info.placeholders, params);
   return text ?? info.message;
+}
+
+/**
+ * The title of `code` in the best registered locale for `locale`: a short summary that is the
+ * same for every occurrence (it has no placeholders). A catalog keeps it under `CODE.title`,
+ * beside the code's message.
+ */
+export function title(code: ErrorCode, locale?: string): string {
+  const source = CODES[code].title;
+  for (const tag of fallbackChain(locale)) {
+    const found = catalogs.get(tag)?.[`${code}.title`];
+    if (typeof found === "string" && found !== "") return found;
+  }
+  return source;
 }
 
 
