@@ -132,6 +132,8 @@ IDS: dict[str, str] = {
     # Placeholders and messages
     "E-PLACEHOLDER-NAME": "A placeholder name is not a plain ASCII identifier.",
     "E-PLACEHOLDER-EXAMPLE": "A placeholder's example is not one value of its type.",
+    "E-EXAMPLE-RUNTIME": "The generated package refused a code's example values when the "
+    "site asked it for the code's example on every wire.",
     "E-PLACEHOLDER-SYNTAX": "A message holds a brace field that is not a plain named placeholder.",
     "E-PLACEHOLDER-UNDECLARED": "A message uses a placeholder the code does not declare.",
     "E-PLACEHOLDER-UNUSED": "A code declares a placeholder its message never uses.",

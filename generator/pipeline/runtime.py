@@ -21,12 +21,14 @@ import io
 import itertools
 import keyword
 import sys
+import warnings
 from collections.abc import Iterator, Mapping
 from importlib.resources.abc import Traversable, TraversableResources
 from pathlib import PurePosixPath
 from types import ModuleType
 from typing import Any
 
+from ..diagnostics import Diagnostics, InvalidInput
 from ..digest import digest
 from ..emit import Files
 from ..emit.site.wires import Example
@@ -207,9 +209,32 @@ class Examples:
         return self._package.fingerprint(locale)
 
     def examples(self, code: Code, locale: str) -> list[Example]:
+        """The code's examples, in the order of emit.site.wires.WIRES; none for a code the
+        package no longer emits (retired) or whose placeholders are not all given an
+        example, since the package would refuse to make an envelope without their values.
+        Anything else the package refuses is a diagnostic at the code (InvalidInput)."""
         envelope_module = self._package.module("envelope")
-        if envelope_module is None:
+        if envelope_module is None or code.retired is not None:
             return []
+        if any(p.example is None for p in code.placeholders):
+            return []
+        try:
+            with warnings.catch_warnings():  # a deprecated code warns each time it is made
+                warnings.simplefilter("ignore")
+                return self._examples(code, locale, envelope_module)
+        except Exception as exc:  # the generated code's failure, reported below
+            problems = Diagnostics()
+            problems.error(
+                "E-EXAMPLE-RUNTIME",
+                code.mark,
+                f"the generated package refused the example of {code.name} "
+                f"({type(exc).__name__}: {exc})",
+                "give each of the code's placeholders an example of its declared type; if "
+                "the templates of the Python package are overridden, check them",
+            )
+            raise InvalidInput(problems) from None
+
+    def _examples(self, code: Code, locale: str, envelope_module: ModuleType) -> list[Example]:
         asked = locale if locale != self._source else None
         values: dict[str, object] = {
             p.name: p.example for p in code.placeholders if p.example is not None

@@ -120,7 +120,7 @@ def test_the_bare_site_leaves_out_what_the_registry_has_not(run: Run, tmp_path: 
     assert "| Code | Layer | Retry |\n" in table  # no code has a meaning: no such column
     assert "Shape" not in table and "HTTP" not in table
     disk = (docs / "codes" / "disk_full.md").read_text("utf-8")
-    for absent in ("Recovery", "Retry", "Example envelope", "On each transport", "HTTP"):
+    for absent in ("Recovery", "Retry", "## Example", "On each transport", "HTTP"):
         assert absent not in disk, absent
     row = (docs / "codes" / "row_locked.md").read_text("utf-8")
     assert "Wait for the other transaction to finish" in row and "## Retry" in row

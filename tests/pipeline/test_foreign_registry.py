@@ -130,6 +130,6 @@ def test_nothing_is_invented_and_nothing_needs_what_the_registry_lacks(
     page = project / "site" / "docs" / "en" / "codes" / f"{long_name.lower()}.md"
     assert page.exists()
     text = page.read_text("utf-8")
-    for heading in ("## Recovery", "## Retry", "## Meaning", "Example envelope", "HTTP"):
+    for heading in ("## Recovery", "## Retry", "## Meaning", "## Example", "HTTP"):
         assert heading not in text, heading
     assert run("check", cwd=project).code == 0

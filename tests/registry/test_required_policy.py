@@ -106,7 +106,7 @@ def test_the_catalogs_have_no_entry_for_absent_prose(demo: Path) -> None:
 def test_the_page_leaves_absent_placeholder_prose_out(demo: Path) -> None:
     page = (demo / "site" / "docs" / "en" / "codes" / "items_refused.md").read_text("utf-8")
     assert "| `{who}` |  |  |" in page
-    example = page[page.index("## Example envelope") :]
+    example = page[page.index("## Example") :]
     assert '"who"' not in example and '"count": 2' in example
 
 
