@@ -41,7 +41,10 @@ def split_id(line: str) -> tuple[str, str]:
 
 @pytest.fixture
 def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run ``errorbook ARGS`` in-process, in ``cwd`` (default: the repository)."""
+    """Run ``errorbook ARGS`` in-process, in ``cwd`` (default: the repository), with no
+    locale in the environment (explain follows LANG and its kin), unless a test sets one."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
 
     def invoke(*args: str, cwd: Path = ROOT) -> Result:
         monkeypatch.chdir(cwd)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -260,3 +261,76 @@ def test_validate_counts_in_words_and_leaves_out_what_is_not_there(
     root = make_project(tmp_path / "p", BARE)
     result = run("validate", cwd=root)
     assert result.out == "codes.yaml: valid (2 codes, 1 layer)\n", result.out
+
+
+# --- explain in the reader's language (issue 19) -------------------------------------------
+
+
+def test_explain_answers_in_the_asked_locale(run: Run) -> None:
+    out = run("explain", "PERMISSION_DENIED", "--locale", "de").out
+    assert "Title:    Berechtigung verweigert\n" in out
+    assert "Meldung:\n  Die Aktion {action} wurde nicht erlaubt.\n" in out
+    assert "Bedeutung:\n  Die Aktion existiert" in out
+    assert "  1. Brechen Sie diesen Vorgang ab.\n" in out
+    assert "[en]" not in out  # everything of this code is translated
+    data = json.loads(run("explain", "PERMISSION_DENIED", "--locale", "de", "--format", "json").out)
+    assert data["locale"] == "de" and data["untranslated"] == []
+    assert data["title"] == "Berechtigung verweigert"
+    english = json.loads(run("explain", "PERMISSION_DENIED", "--format", "json").out)
+    assert english["locale"] == "en" and english["title"] == "Permission denied"
+
+
+@pytest.mark.parametrize(
+    ("environment", "locale"),
+    [
+        ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LANG": "de_AT.UTF-8"}, "de"),  # negotiated: Austrian German reads German
+        ({"LANGUAGE": "fr:de", "LANG": "de_DE.UTF-8"}, "fr"),  # LANGUAGE first, as gettext
+        ({"LC_ALL": "pl_PL.UTF-8", "LANG": "de_DE.UTF-8"}, "pl"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "pt_BR.UTF-8"}, "en"),  # no Portuguese: the source language
+    ],
+)
+def test_explain_follows_the_environments_locale(
+    run: Run, monkeypatch: pytest.MonkeyPatch, environment: dict[str, str], locale: str
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    data = json.loads(run("explain", "ACTION_TIMEOUT", "--format", "json").out)
+    assert data["locale"] == locale
+
+
+def test_explain_marks_each_field_it_shows_in_the_source_language(run: Run, tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    shutil.copytree(
+        ROOT,
+        project,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "site",
+            "ts",
+            "node_modules",
+            "examples",
+            "test-artifacts",
+            ".errorbook-cache",
+        ),
+    )
+    po = project / "locales" / "de" / "LC_MESSAGES" / "docs.po"
+    text = po.read_text("utf-8")
+    entry = 'msgctxt "PERMISSION_DENIED.meaning"'
+    assert entry in text
+    po.write_text(text.replace(entry, "#, fuzzy\n" + entry), "utf-8")  # not usable now
+    data = json.loads(
+        run("explain", "PERMISSION_DENIED", "--locale", "de", "--format", "json", cwd=project).out
+    )
+    assert data["untranslated"] == ["meaning"]
+    assert data["meaning"].startswith("The action exists and could run")
+    assert data["title"] == "Berechtigung verweigert"
+    out = run("explain", "PERMISSION_DENIED", "--locale", "de", cwd=project).out
+    assert "Bedeutung: [en]\n  The action exists" in out
+
+
+def test_explain_refuses_a_locale_that_names_no_language(run: Run) -> None:
+    result = run("explain", "ACTION_TIMEOUT", "--locale", "C")
+    assert result.code == 2 and "names no language" in result.err

@@ -396,3 +396,34 @@ def compile_mo(catalog: StableCatalog, counts: Mapping[str, str | None]) -> byte
     buffer = io.BytesIO()
     write_mo(buffer, clean, use_fuzzy=False)
     return buffer.getvalue()
+
+
+def translations(
+    catalog: Catalog | None, counts: Mapping[str, str | None] | None = None
+) -> dict[str, str]:
+    """Usable translations of a catalog, by msgctxt (docs) or by msgid (site chrome). With
+    ``counts`` (UI messages), only those that pass the placeholder rule."""
+    found: dict[str, str] = {}
+    if catalog is None:
+        return found
+    for message in catalog:
+        if not message.id or message.fuzzy or not message.string:
+            continue
+        if counts is not None:  # UI copy: the whole rule of `check`, placeholders included
+            if not usable(message, counts.get(message.context or "")):
+                continue
+        else:  # prose: what check refuses as text (odd edges, control characters)
+            strings = (
+                tuple(message.string)
+                if isinstance(message.string, (list, tuple))
+                else (message.string,)
+            )
+            source = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+            if placeholders.text_problems(str(source), strings):
+                continue
+        if isinstance(message.string, (list, tuple)):
+            if all(message.string):
+                found[message.context or str(message.id[0])] = "\x00".join(message.string)
+            continue
+        found[message.context or str(message.id)] = message.string
+    return found

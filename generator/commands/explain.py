@@ -7,15 +7,17 @@ import difflib
 import json
 import sys
 import textwrap
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import UsageError
 from ..registry import placeholders
+from ..registry.model import RetryPolicy
 from . import options
 
 if TYPE_CHECKING:
-    from ..registry.model import Code, Registry
+    from ..registry.model import Code, Registry, Retry
 
 #: How each envelope form looks, by the form's name.
 ENVELOPES = {
@@ -33,7 +35,88 @@ DESCRIPTION = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", metavar="CODE", help="the code's name, in any case")
+    parser.add_argument(
+        "--locale",
+        metavar="TAG",
+        help="the language to explain in (de, ja, pt-BR...), negotiated against the "
+        "registry's locales; default: the environment's (LANGUAGE, LC_ALL, LC_MESSAGES, "
+        "LANG). A field without a usable translation is shown in the source language, "
+        "marked as such",
+    )
     options.output_format(parser)
+
+
+class Words:
+    """The registry's text in one locale: each translatable field looked up in the
+    translators' catalogs (only translations ``errorbook check`` accepts), else the source
+    text, with a note of which fields fell back."""
+
+    def __init__(
+        self,
+        locale: str,
+        source: str,
+        messages: Mapping[str, str] | None = None,
+        docs: Mapping[str, str] | None = None,
+        chrome: Mapping[str, str] | None = None,
+    ) -> None:
+        self.locale = locale
+        self.source = source
+        self._messages = messages or {}
+        self._docs = docs or {}
+        self._chrome = chrome or {}
+        self.untranslated: list[str] = []
+
+    def doc(self, key: str, text: str, field: str | None = None) -> str:
+        """Reference prose under msgctxt ``key`` of the docs catalog."""
+        return self._pick(self._docs.get(key), text, field or key)
+
+    def message(self, key: str, text: str, field: str) -> str:
+        """UI copy under msgctxt ``key`` of the messages catalog (plural forms joined)."""
+        found = self._messages.get(key)
+        return self._pick(found.split("\x00")[0] if found else None, text, field)
+
+    def forms(self, key: str, forms: tuple[str, ...], field: str) -> tuple[str, ...]:
+        found = self._messages.get(key)
+        if self.locale == self.source or not found:
+            if self.locale != self.source and any(forms):
+                self.untranslated.append(field)
+            return forms
+        return tuple(found.split("\x00"))
+
+    def label(self, text: str) -> str:
+        """errorbook's own words (a heading) in the locale, from the site's catalogs."""
+        return self._chrome.get(text) or text
+
+    def _pick(self, found: str | None, text: str, field: str) -> str:
+        if self.locale == self.source or not text:
+            return text
+        if found:
+            return found
+        if field not in self.untranslated:
+            self.untranslated.append(field)
+        return text
+
+    def retry(self, retry: Retry) -> str:
+        """A retry policy in a sentence: in another language the site's own sentence for it
+        (templates/site/i18n), else the registry's English one, marked."""
+        if self.locale != self.source:
+            if retry.policy is RetryPolicy.NEVER:
+                found = self._chrome.get("Never send the same request again.")
+            elif retry.policy is RetryPolicy.AFTER_FIX:
+                found = self._chrome.get("Send the request again only after the cause is fixed.")
+            else:
+                template = self._chrome.get(
+                    "Retry automatically, at most as often as the limit %(limit)s allows."
+                )
+                found = template % {"limit": retry.limit} if template else None
+            if found:
+                return found
+            self.untranslated.append("retry")
+        return retry.describe()
+
+    def mark(self, field: str) -> str:
+        """What follows a field shown in the source language: `` [en]``."""
+        return f" [{self.source}]" if field in self.untranslated else ""
 
 
 #: What explain shows exactly as codes.json has it, in explain's order after "limits".
@@ -49,56 +132,87 @@ SHARED_TAIL = (
 )
 
 
-def facts(registry: Registry, code: Code) -> dict[str, object]:
-    """Everything ``explain`` shows, as plain data (the JSON output).
+def facts(registry: Registry, code: Code, words: Words | None = None) -> dict[str, object]:
+    """Everything ``explain`` shows, as plain data (the JSON output), in the language of
+    ``words`` (the source language without it).
 
     Values that codes.json also holds are taken from :meth:`Registry.record`, so the two can
     never disagree; the rest are views of explain's own (the layer spelled out, the message
-    by form, placeholders by name, each limit with its range)."""
+    by form, placeholders by name, each limit with its range). In another language the
+    translatable text is the translators', and ``untranslated`` lists the fields shown in
+    the source language."""
+    if words is None:
+        words = Words(registry.meta.source_locale, registry.meta.source_locale)
     record = registry.record(code)
     layer = registry.layer(code.layer)
     form = registry.envelope(code)
-    return {
+    name = code.name
+    title = record["title"]
+    forms = words.forms(name, code.message.forms, "message") if code.message.text else ()
+    recovery = record["recovery"]
+    if isinstance(recovery, dict) and code.recovery is not None:
+        kind = code.recovery.kind
+        recovery = {
+            **recovery,
+            "summary": words.doc(f"recovery.{kind}", str(recovery["summary"]), "recovery")
+            if kind and recovery["summary"]
+            else recovery["summary"],
+            "steps": [
+                words.doc(f"{name}.recovery.{n}", step, "recovery")
+                for n, step in enumerate(code.recovery.steps, 1)
+            ],
+            "avoid": [
+                words.doc(f"{name}.avoid.{n}", item, "recovery")
+                for n, item in enumerate(code.recovery.avoid, 1)
+            ],
+        }
+    found: dict[str, object] = {
         "code": record["code"],
-        "title": record["title"],
+        "locale": words.locale,
+        "title": words.message(f"{name}.title", str(title), "title") if title else title,
         "layer": {
             "id": layer.id,
-            "title": layer.title,
-            "proves": layer.proves,
+            "title": words.doc(f"layer.{layer.id}.title", layer.title, "layer"),
+            "proves": words.doc(f"layer.{layer.id}.proves", layer.proves, "layer"),
             "actor": layer.actor,
         },
         "shape": code.shape,
         "envelope": ENVELOPES[form.value] if form else None,
-        "shape_reason": code.shape_reason or None,
+        "shape_reason": words.doc(f"{name}.shape_reason", code.shape_reason, "shape_reason")
+        or None,
         "message": {
-            "one": code.message.text,
-            "other": code.message.plural,
+            "one": forms[0],
+            "other": forms[-1],
             "count": code.message.count,
+            **({"forms": list(forms)} if len(forms) > 2 else {}),
         }
         if code.message.is_plural
-        else code.message.text,
+        else (forms[0] if forms else code.message.text),
         "placeholders": {
             p.name: {
-                "description": p.description or None,
+                "description": words.doc(
+                    f"{name}.placeholder.{p.name}", p.description, "placeholders"
+                )
+                or None,
                 "example": p.example,
                 "type": p.type,
             }
             for p in code.placeholders
         },
-        "meaning": record["meaning"],
-        "rationale": code.rationale or None,
-        "recovery": record["recovery"],
+        "meaning": words.doc(f"{name}.meaning", code.meaning, "meaning") or record["meaning"],
+        "rationale": words.doc(f"{name}.rationale", code.rationale, "rationale") or None,
+        "recovery": recovery,
         "retry": {
             "policy": code.retry.policy.value,
             "limit": code.retry.limit,
-            "summary": code.retry.describe(),
+            "summary": words.retry(code.retry),
         }
         if code.retry
         else None,
         "limits": [
             {
                 "id": limit.id,
-                "title": limit.title,
+                "title": words.doc(f"limit.{limit.id}.title", limit.title, "limits"),
                 "default": limit.default,
                 "unit": limit.unit,
                 "min": limit.minimum,
@@ -110,6 +224,8 @@ def facts(registry: Registry, code: Code) -> dict[str, object]:
         **({"fields": record["fields"]} if registry.fields else {}),
         **(_family(registry, code) if any(c.parent for c in registry.codes) else {}),
     }
+    found["untranslated"] = list(words.untranslated)
+    return found
 
 
 def _family(registry: Registry, code: Code) -> dict[str, object]:
@@ -134,19 +250,27 @@ def _message(form: str) -> list[str]:
     return [_para(line) if line else "" for line in lines]
 
 
-def as_text(registry: Registry, code: Code) -> str:
+def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
+    """What ``explain`` prints: the facts of :func:`facts`, laid out for a terminal. A field
+    shown in the source language while another was asked for ends with its tag (`` [en]``)."""
+    shown = facts(registry, code, words)
+    words = words or Words(registry.meta.source_locale, registry.meta.source_locale)
+    mark = words.mark
+    label = words.label
     layer = registry.layer(code.layer)
+    layer_facts = shown["layer"]
+    assert isinstance(layer_facts, dict)
     lines = [f"{code.name}", ""]
-    if code.title:
-        lines.append(f"Title:    {code.title}")
+    if shown["title"]:
+        lines.append(f"Title:    {shown['title']}{mark('title')}")
     acts = f"; {layer.actor} must act" if layer.actor else ""
-    lines.append(f"Layer:    {layer.title} ({layer.id}){acts}")
-    lines.append(_para(layer.proves, " " * 10))
+    lines.append(f"Layer:    {layer_facts['title']} ({layer.id}){acts}{mark('layer')}")
+    lines.append(_para(str(layer_facts["proves"]), " " * 10))
     travels = registry.envelope(code)
     if code.shape and travels:
         lines.append(f"Shape:    {code.shape}  {ENVELOPES[travels.value]}")
-    if code.shape_reason:
-        lines.append(_para(code.shape_reason, "          "))
+    if shown["shape_reason"]:
+        lines.append(_para(f"{shown['shape_reason']}{mark('shape_reason')}", "          "))
     wires = []
     if registry.uses("http"):
         wires.append(f"HTTP {registry.http_status(code)}")
@@ -177,23 +301,30 @@ def as_text(registry: Registry, code: Code) -> str:
         lines.append(f"Status:   deprecated since {code.deprecated.since}{instead}")
         if code.deprecated.reason:
             lines.append(_para(code.deprecated.reason, " " * 10))
-    lines += ["", "Message:"]
+    lines += ["", f"{label('Message')}:{mark('message')}"]
     if not code.message.text:
         lines.append("  (none of its own: programs show the code's name)")
-    forms = [_message(form) for form in code.message.forms if form]
+    message = shown["message"]
+    texts = (
+        message.get("forms") or [message["one"], message["other"]]
+        if isinstance(message, dict)
+        else [message]
+    )
+    forms = [_message(str(form)) for form in texts if form]
     for index, form in enumerate(forms):
         if index and any(len(f) > 1 for f in forms):  # forms of several lines: keep apart
             lines.append("")
         lines += form
-    if code.meaning:
-        lines += ["", "Meaning:", _para(code.meaning)]
-    if code.rationale:
-        lines += ["", "Why this code exists:", _para(code.rationale)]
-    if code.recovery is not None:
+    if shown["meaning"]:
+        lines += ["", f"{label('Meaning')}:{mark('meaning')}", _para(str(shown["meaning"]))]
+    if shown["rationale"]:
+        lines += ["", f"Why this code exists:{mark('rationale')}", _para(str(shown["rationale"]))]
+    recovery = shown["recovery"]
+    if code.recovery is not None and isinstance(recovery, dict):
         kind = f" ({code.recovery.kind})" if code.recovery.kind else ""
-        lines += ["", f"Recovery{kind}:"]
-        if summary := registry.recovery_summary(code):
-            lines.append(_para(summary))
+        lines += ["", f"{label('Recovery')}{kind}:{mark('recovery')}"]
+        if summary := recovery["summary"]:
+            lines.append(_para(str(summary)))
         lines += [
             textwrap.fill(
                 " ".join(step.split()),
@@ -201,11 +332,13 @@ def as_text(registry: Registry, code: Code) -> str:
                 initial_indent=f"  {n}. ",
                 subsequent_indent="     ",
             )
-            for n, step in enumerate(code.recovery.steps, 1)
+            for n, step in enumerate(recovery["steps"], 1)
         ]
-        lines += [_para(f"Never: {item}") for item in code.recovery.avoid]
+        lines += [_para(f"{label('Never:')} {item}") for item in recovery["avoid"]]
     if code.retry is not None:
-        lines += ["", f"Retry:    {code.retry.describe()}"]
+        retry = shown["retry"]
+        assert isinstance(retry, dict)
+        lines += ["", f"Retry:    {retry['summary']}{mark('retry')}"]
     if code.limits:
         lines += ["", "Limits:"]
         for limit in map(registry.limit, code.limits):
@@ -220,12 +353,12 @@ def as_text(registry: Registry, code: Code) -> str:
         lines += ["", "Fields:"]
         for name, value in given:
             if isinstance(value, bool):
-                shown = "yes" if value else "no"
+                text = "yes" if value else "no"
             elif isinstance(value, tuple):
-                shown = ", ".join(value)
+                text = ", ".join(value)
             else:
-                shown = str(value)
-            lines.append(_para(f"{name}: {shown}"))
+                text = str(value)
+            lines.append(_para(f"{name}: {text}"))
     lines += ["", f"Docs:     {registry.docs_url(code)}"]
     return "\n".join(lines) + "\n"
 
@@ -241,8 +374,75 @@ def run(args: argparse.Namespace, config: Config) -> int:
         hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {', '.join(names)}"
         raise UsageError(f"unknown code '{args.code}' in {registry.path}{hint}")
     code = registry.code(wanted)
+    words = words_for(config, registry, args.locale)
     if args.format == "json":
-        print(json.dumps(facts(registry, code), indent=2, ensure_ascii=False))
+        print(json.dumps(facts(registry, code, words), indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(as_text(registry, code))
+        sys.stdout.write(as_text(registry, code, words))
     return 0
+
+
+def asked_locale(given: str | None, environ: Mapping[str, str]) -> str | None:
+    """The locale a reader asks for: ``--locale``, else the first of LANGUAGE (its first
+    entry), LC_ALL, LC_MESSAGES and LANG that is set, as gettext reads them; None for
+    none, C or POSIX. Encodings and modifiers (``.UTF-8``, ``@euro``) are dropped."""
+    candidates = (
+        [given]
+        if given
+        else [
+            environ.get("LANGUAGE", "").split(":")[0],
+            environ.get("LC_ALL", ""),
+            environ.get("LC_MESSAGES", ""),
+            environ.get("LANG", ""),
+        ]
+    )
+    for tag in candidates:
+        tag = (tag or "").split(".")[0].split("@")[0].replace("-", "_").strip()
+        if tag and tag.upper() not in ("C", "POSIX"):
+            return tag
+    return None
+
+
+def words_for(config: Config, registry: Registry, given: str | None) -> Words:
+    """The registry's text in the locale the reader asks for, negotiated by Babel against
+    the registry's locales as the runtime negotiates (``de_AT`` reads German); the source
+    language when none matches. The catalogs are read as ``generate`` reads them, and only
+    translations ``check`` accepts are used: a broken PO file leaves its fields in the
+    source language rather than stopping ``explain``."""
+    import os
+
+    from babel import negotiate_locale
+
+    from .. import inputs
+    from ..catalogs import pofile
+    from ..catalogs.catalog import translations
+    from ..catalogs.entries import message_contexts
+    from ..catalogs.paths import po_path
+    from ..emit.render import environment
+    from ..emit.site.pages import chrome_catalog
+
+    source = registry.meta.source_locale
+    asked = asked_locale(given, os.environ)
+    if given and asked is None:
+        raise UsageError(f"--locale {given!r} names no language")
+    available = [source, *registry.meta.locales]
+    chosen = (negotiate_locale([asked], available) if asked else None) or source
+    if chosen == source:
+        return Words(source, source)
+    found: dict[str, dict[str, str]] = {}
+    locales_dir = config.display(config.locales_dir)
+    for domain in ("messages", "docs"):
+        relative = po_path(locales_dir, chosen, config.domains[domain])
+        try:
+            data = inputs.read(config.root / relative, limit=config.input_limit, follow=False)
+        except inputs.InputFileError:
+            data = None
+        catalog = None
+        if data is not None:
+            catalog, _, problems = pofile.read(data, relative, chosen, domain)
+            if problems.has_errors:
+                catalog = None
+        counts = message_contexts(registry) if domain == "messages" else None
+        found[domain] = translations(catalog, counts)
+    chrome = chrome_catalog(environment(config.templates), chosen)
+    return Words(chosen, source, found["messages"], found["docs"], chrome)

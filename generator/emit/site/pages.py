@@ -23,7 +23,7 @@ from babel.numbers import format_decimal
 from babel.units import format_unit
 
 from ...catalogs import pofile
-from ...catalogs.catalog import usable
+from ...catalogs.catalog import translations
 from ...catalogs.checks import Counts
 from ...catalogs.entries import entries, message_contexts
 from ...diagnostic_ids import IDS as DIAGNOSTIC_IDS
@@ -248,37 +248,6 @@ def first_sentence(value: Text) -> Text:
     return Text(parts[0], value.translated)
 
 
-def _translations(
-    catalog: Catalog | None, counts: Mapping[str, str | None] | None = None
-) -> dict[str, str]:
-    """Usable translations of a catalog, by msgctxt (docs) or by msgid (site chrome). With
-    ``counts`` (UI messages), only those that pass the placeholder rule."""
-    found: dict[str, str] = {}
-    if catalog is None:
-        return found
-    for message in catalog:
-        if not message.id or message.fuzzy or not message.string:
-            continue
-        if counts is not None:  # UI copy: the whole rule of `check`, placeholders included
-            if not usable(message, counts.get(message.context or "")):
-                continue
-        else:  # prose: what check refuses as text (odd edges, control characters)
-            strings = (
-                tuple(message.string)
-                if isinstance(message.string, (list, tuple))
-                else (message.string,)
-            )
-            source = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
-            if placeholders.text_problems(str(source), strings):
-                continue
-        if isinstance(message.string, (list, tuple)):
-            if all(message.string):
-                found[message.context or str(message.id[0])] = "\x00".join(message.string)
-            continue
-        found[message.context or str(message.id)] = message.string
-    return found
-
-
 def chrome_catalog(env: jinja2.Environment, lang: str) -> dict[str, str]:
     """errorbook's own site strings in ``lang`` (templates/site/i18n/<lang>.po), if any."""
     try:
@@ -286,12 +255,12 @@ def chrome_catalog(env: jinja2.Environment, lang: str) -> dict[str, str]:
     except jinja2.TemplateNotFound:
         return {}
     catalog, _, problems = pofile.read(text.encode("utf-8"), f"templates/site/i18n/{lang}.po", lang)
-    return {} if problems.has_errors else _translations(catalog)
+    return {} if problems.has_errors else translations(catalog)
 
 
 def published(registry: Registry, docs: Mapping[str, Catalog]) -> tuple[str, ...]:
     """The source locale, then every target locale with any translated reference prose."""
-    translated = [lang for lang in registry.meta.locales if _translations(docs.get(lang))]
+    translated = [lang for lang in registry.meta.locales if translations(docs.get(lang))]
     return (registry.meta.source_locale, *translated)
 
 
@@ -520,9 +489,9 @@ def emit(
 
         ui = {
             k: tuple(v.split("\x00"))
-            for k, v in _translations(messages.get(lang), message_contexts(registry)).items()
+            for k, v in translations(messages.get(lang), message_contexts(registry)).items()
         }
-        page = Page(registry, lang, source, _translations(docs.get(lang)), ui)
+        page = Page(registry, lang, source, translations(docs.get(lang)), ui)
         t = _chrome(chrome, page)
         page.plain = _plain(chrome)
         context = _context(registry, page, languages, progress, totals, t, pages, examples)
