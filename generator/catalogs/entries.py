@@ -9,6 +9,7 @@ so the POT files and ``pybabel extract`` agree.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ _CONTEXTS = {
         rf"|adapter\.{_ID}\.{_ID}"  # title, description, or how it presents a shape
         rf"|recovery\.{_ID}"
         rf"|actor\.{_ID}\.description"
+        rf"|glossary\.{_ID}"
         rf"|shape\.{_ID}\.(?:title|proves|description)"
         rf"|{_CODE}\.(?:meaning|rationale|shape_reason)"
         rf"|{_CODE}\.(?:recovery|avoid)\.[1-9][0-9]*"
@@ -231,6 +233,18 @@ def docs_entries(registry: Registry) -> list[Entry]:
                     f"The {field} of the result shape {shape.id}.",
                 )
             )
+    for term in registry.glossary:
+        found.append(
+            Entry(
+                f"glossary.{term.id}",
+                term.term,
+                comments=(
+                    f"A glossary term: {term.definition}",
+                    "Translate it as the one word your language uses for it, and use that "
+                    "word wherever the term appears; the translators' guide lists them all.",
+                ),
+            )
+        )
     return found
 
 
@@ -243,5 +257,28 @@ def entries(registry: Registry, domain: str) -> list[Entry]:
                 found.append(message_entry(registry, code))
             if code.title:
                 found.append(title_entry(registry, code))
+        return with_glossary(registry, found)
+    return with_glossary(registry, docs_entries(registry))
+
+
+def with_glossary(registry: Registry, found: list[Entry]) -> list[Entry]:
+    """Each entry whose text uses a glossary term, with a comment naming the terms, so that
+    a translator sees in the entry itself which words the glossary fixes."""
+    if not registry.glossary:
         return found
-    return docs_entries(registry)
+    patterns = [
+        (term, re.compile(rf"(?<!\w){re.escape(term.term)}(?!\w)", re.IGNORECASE))
+        for term in registry.glossary
+    ]
+    out = []
+    for entry in found:
+        if entry.context.startswith("glossary."):
+            out.append(entry)
+            continue
+        text = entry.msgid + ("\n" + entry.plural if entry.plural else "")
+        used = [term.term for term, pattern in patterns if pattern.search(text)]
+        if used:
+            note = "Glossary: " + ", ".join(used) + " (see the translators' guide)."
+            entry = dataclasses.replace(entry, comments=(*entry.comments, note))
+        out.append(entry)
+    return out

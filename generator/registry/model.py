@@ -245,6 +245,16 @@ class Actor:
 
 
 @dataclass(frozen=True, kw_only=True)
+class GlossaryTerm:
+    """A word translators keep the same everywhere, with what it means."""
+
+    id: str
+    term: str
+    definition: str
+    mark: Mark = field(compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Shape:
     """A result shape the registry declares: how its failures reach the caller, and the
     envelope form (:class:`Envelope`) they travel in."""
@@ -417,6 +427,7 @@ class Registry:
     adapters: tuple[Adapter, ...] = ()
     fields: tuple[ExtraField, ...] = ()  # the declared per-code fields, in declared order
     actors: tuple[Actor, ...] = ()
+    glossary: tuple[GlossaryTerm, ...] = ()
     shapes: tuple[Shape, ...] = ()
     recovery_kinds: tuple[RecoveryKind, ...] = ()
     path: str = field(default="codes.yaml", compare=False)

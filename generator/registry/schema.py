@@ -102,6 +102,14 @@ TOP = ObjectSchema(
             False,
             "Extra per-code fields the registry declares, such as a SQLSTATE.",
         ),
+        Field(
+            "glossary",
+            "mapping of term id to glossary term",
+            False,
+            "Words translators should render the same way everywhere. Each term is an entry "
+            "of the docs catalog (its translation is the word in that language), listed in "
+            "the translators' guide, and named in the comments of every entry that uses it.",
+        ),
     ),
 )
 
@@ -433,6 +441,21 @@ ACTOR = ObjectSchema(
     (Field("description", "text", True, "Who the actor is and what acting means for it."),),
 )
 
+GLOSSARY_TERM = ObjectSchema(
+    "glossary term",
+    "A word of the registry's language that translators keep the same everywhere.",
+    (
+        Field("term", "text", True, "The word or phrase as the source text writes it."),
+        Field(
+            "definition",
+            "text",
+            True,
+            "What it means, for translators: shown in the translators' guide and in the "
+            "comments of the entries that use the term.",
+        ),
+    ),
+)
+
 SHAPE = ObjectSchema(
     "shape",
     "A result shape: how a failure reaches the caller.",
@@ -572,6 +595,7 @@ ALL = (
     LIMIT,
     ADAPTER,
     EXTRA_FIELD,
+    GLOSSARY_TERM,
 )
 
 
@@ -702,5 +726,11 @@ adapters:
     description: The service's JSON API.
     refused: The status of the code, with the envelope as the body.
     failed: 200 OK, with the error inside the result.
+""",
+    "glossary term": """\
+glossary:
+  volume:
+    term: volume
+    definition: A disk the service stores files on, not a loudness.
 """,
 }

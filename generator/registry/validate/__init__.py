@@ -37,6 +37,7 @@ from .names import (
 from .sections import (
     check_envelopes,
     read_actor,
+    read_glossary_term,
     read_adapter,
     read_kind,
     read_layer,
@@ -99,6 +100,8 @@ def validate(root: Node, path: str) -> Registry:
     version = meta.version if meta is not None else version_alone(top)
     actor_nodes = section(top, "actors", "actor", found)
     actors = _valid(read_actor(k, v, found) for k, v in actor_nodes)
+    glossary_nodes = section(top, "glossary", "glossary term", found)
+    glossary = _valid(read_glossary_term(k, v, found) for k, v in glossary_nodes)
     shape_nodes = section(top, "shapes", "shape", found)
     shapes = _valid(read_shape(k, v, found) for k, v in shape_nodes)
     check_envelopes(shapes, found)
@@ -183,6 +186,7 @@ def validate(root: Node, path: str) -> Registry:
         adapters=tuple(x for x in adapters if x is not None),
         fields=declared,
         actors=tuple(actors),
+        glossary=tuple(glossary),
         shapes=tuple(shapes),
         recovery_kinds=tuple(kinds),
         path=path,

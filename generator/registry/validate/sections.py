@@ -12,7 +12,17 @@ from ...names import pascal
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, Scalar
-from ..model import Actor, Adapter, Envelope, Layer, Limit, RecoveryKind, RetryPolicy, Shape
+from ..model import (
+    Actor,
+    Adapter,
+    Envelope,
+    GlossaryTerm,
+    Layer,
+    Limit,
+    RecoveryKind,
+    RetryPolicy,
+    Shape,
+)
 from ..suggest import some_of, suggest
 from .names import reference_ok
 
@@ -91,6 +101,14 @@ def read_actor(key: Scalar, node: Node, found: Diagnostics) -> Actor | None:
     if description is None:
         return None
     return Actor(id=key.value, description=description, mark=key.mark)
+
+
+def read_glossary_term(key: Scalar, node: Node, found: Diagnostics) -> GlossaryTerm | None:
+    f = Fields(node, schema.GLOSSARY_TERM, found, f"glossary term '{key.value}'", key.mark)
+    term, definition = (f.text("term"), f.text("definition")) if f.valid else (None, None)
+    if term is None or definition is None:
+        return None
+    return GlossaryTerm(id=key.value, term=term, definition=definition, mark=key.mark)
 
 
 def read_shape(key: Scalar, node: Node, found: Diagnostics) -> Shape | None:
