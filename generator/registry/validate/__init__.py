@@ -37,8 +37,8 @@ from .names import (
 from .sections import (
     check_envelopes,
     read_actor,
-    read_glossary_term,
     read_adapter,
+    read_glossary_term,
     read_kind,
     read_layer,
     read_limit,
