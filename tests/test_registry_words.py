@@ -72,7 +72,7 @@ def test_the_search_finds_surface_words_where_they_are() -> None:
     text = (ROOT / "codes.yaml").read_text("utf-8")
     listed = words()
     assert "LLM_RETRIES_EXHAUSTED" in listed and "retry_later" in listed
-    assert "Retry under the bounded retry policy, keeping the request id." in listed
+    assert "Retry under the bounded retry policy, and note the request id." in listed
     assert all(word in " ".join(text.split()) for word in listed if " " not in word)
 
 

@@ -114,9 +114,9 @@ def test_null_error_in_result_is_success() -> None:
 def test_messages_are_filled_by_name_and_plural_by_count() -> None:
     one = se.format_message("LLM_RETRIES_EXHAUSTED", attempts=1)
     many = se.format_message("LLM_RETRIES_EXHAUSTED", attempts=5)
-    assert one.endswith("after 1 attempt.") and many.endswith("after 5 attempts.")
+    assert "failed on 1 attempt," in one and "failed on 5 attempts in a row," in many
     text = se.format_message("ACTION_UNAVAILABLE", action="pay", reason="{reason} stays literal")
-    assert text == "The action pay cannot be used right now: {reason} stays literal"
+    assert text == "The action pay cannot be used right now. The page gave this reason: {reason} stays literal"
 
 
 def test_missing_and_extra_parameters_name_the_code_and_placeholder() -> None:

@@ -109,7 +109,7 @@ def test_problem_details_for_a_protocol_failure() -> None:
     problem = se.to_problem("LLM_TIMEOUT", "de", seconds=60)
     assert problem == {
         "type": "https://docs.surface.example/errors/en/codes/llm_timeout/",
-        "title": "Zeitüberschreitung des Modelldienstes",  # the code's title, in German
+        "title": "Zeitüberschreitung des Modellanbieters",  # the code's title, in German
         "detail": se.message("LLM_TIMEOUT", "de", seconds=60),
         "status": 504,
         "code": "LLM_TIMEOUT",
