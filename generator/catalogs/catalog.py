@@ -248,7 +248,10 @@ def merge(
     """The locale's catalog for the current registry, keeping every translation.
 
     - same context and source text: kept as it is (fuzzy stays fuzzy);
-    - same context, new source text: kept, marked fuzzy, with the old text as previous msgid;
+    - same context, new source text: kept, marked fuzzy, with the text the translation was
+      made for as previous msgid: the old text, or, for an entry already fuzzy after an
+      earlier rewording, its previous msgid, so that the previous msgid survives any number
+      of rewordings; a source text that returns to it makes the entry translated again;
     - an obsolete entry whose context returns: its translation comes back (fuzzy if the text
       changed meanwhile);
     - a new context whose source text equals that of a removed entry (a renamed code): the
@@ -295,9 +298,12 @@ def merge(
             prior = previous.message
             message.string = _fit(_strings(prior), entry.plural is not None, forms)
             message.user_comments = list(prior.user_comments)
-            if _ids(prior) != source:
+            made_for = _made_for(prior)
+            if _ids(prior) != source and made_for == source:
+                pass  # reworded and back: the translation fits its text again
+            elif _ids(prior) != source:
                 message.flags.add("fuzzy")
-                message.previous_id = list(_ids(prior))
+                message.previous_id = list(made_for)
                 if len(_ids(prior)) != len(source):  # plural <-> singular: forms would be
                     reshaped.append(prior)  # dropped, so the old entry is kept as obsolete
             elif prior.fuzzy:
@@ -338,6 +344,15 @@ def merge(
             prior = item.message
             merged.obsolete[merged._key_for(prior.id, context)] = _gone(prior)
     return merged
+
+
+def _made_for(prior: Message) -> tuple[str, ...]:
+    """The source text a translation was made for: its ``#| msgid`` while the entry is fuzzy
+    with one (errorbook keeps that text across any number of rewordings, so a translator
+    compares the newest text with the one they translated), else the entry's own text."""
+    if prior.fuzzy and prior.previous_id:
+        return tuple(prior.previous_id)
+    return _ids(prior)
 
 
 def _gone(prior: Message, fuzzy: bool = True) -> Message:
