@@ -117,6 +117,6 @@ def test_check_prints_the_id_of_a_catalog_problem(run: Run, translated: Path) ->
 def test_the_catalog_cache_keeps_each_id() -> None:
     found = Diagnostics()
     found.error("E-PO-CHARSET", Mark("de.po", 1, 1), "latin-1", "use UTF-8")
-    cache = CatalogCache(checked={"de.po": Checked("key", tuple(found.items), (1, 0, 0))})
+    cache = CatalogCache(checked={"de.po": Checked("key", tuple(found.items), (1, 0, 0, 0))})
     again = CatalogCache.from_bytes(cache.to_bytes())
     assert again.checked["de.po"].problems == tuple(found.items)

@@ -25,13 +25,19 @@ from .pofile import read
 
 @dataclass(frozen=True)
 class Counts:
+    """How far a catalog's translation is. ``rejected`` are translations ``check`` refuses
+    (a misspelt placeholder, a control character): they are filled in but never compiled nor
+    shown, so they are not ``translated``; ``stats`` shows them in a column of their own, and
+    the site's progress page, which speaks to readers, counts them as untranslated."""
+
     translated: int
     fuzzy: int
     untranslated: int
+    rejected: int = 0
 
     @property
     def total(self) -> int:
-        return self.translated + self.fuzzy + self.untranslated
+        return self.translated + self.fuzzy + self.untranslated + self.rejected
 
 
 def _forms(message: Message) -> tuple[str, ...]:
@@ -44,20 +50,10 @@ def _sources(message: Message) -> tuple[str, ...]:
     return tuple(i) if isinstance(i, (list, tuple)) else (i,)
 
 
-def counts(catalog: StableCatalog) -> Counts:
-    """How far the translation of errorbook's entries is (another tool's are not counted)."""
-    translated = fuzzy = untranslated = 0
-    for message in catalog:
-        if not message.id or catalog.is_foreign(message):
-            continue
-        forms = _forms(message)
-        if message.fuzzy and any(forms):
-            fuzzy += 1
-        elif all(forms):
-            translated += 1
-        else:
-            untranslated += 1
-    return Counts(translated, fuzzy, untranslated)
+def counts(catalog: StableCatalog, registry: Registry, domain: str) -> Counts:
+    """How far the translation of errorbook's entries is (another tool's are not counted);
+    a translation :func:`check_catalog` refuses counts as rejected."""
+    return review(catalog, {}, "", "", domain, registry, header=False)[1]
 
 
 Locate = Callable[[str, "int | None"], Mark]
@@ -104,6 +100,42 @@ def _written_at(rows: list[str], number: int, offset: int) -> tuple[int, int] | 
     return None
 
 
+#: What checking one translation found, without places: (diagnostic id, the form's keyword,
+#: offset into its text or None, what is wrong, how to fix it). Places are found per file.
+Found = tuple[tuple[str, str, "int | None", str, str], ...]
+#: Earlier results by (msgctxt, source texts, translated forms, brace, count placeholder):
+#: a merged catalog is checked after the file it came from, and most entries are the same.
+Memo = dict[tuple[object, ...], Found]
+
+
+def _findings(message: Message, count: str | None, brace: bool) -> Found:
+    forms = _forms(message)
+    label = f"the translation of {message.context or message.id!r}"
+    found: list[tuple[str, str, int | None, str, str]] = []
+    if any(forms) and not all(forms):
+        empty = [str(i) for i, text in enumerate(forms) if not text]
+        found.append(
+            (
+                "E-TRANSLATION-EMPTY-FORM",
+                f"msgstr[{empty[0]}]",
+                None,
+                f"{label} leaves plural form{'s' if len(empty) > 1 else ''} "
+                f"msgstr[{', '.join(empty)}] empty",
+                "fill every form, or none",
+            )
+        )
+    if not any(forms):
+        return tuple(found)
+    sources = _sources(message)
+    problems = placeholders.text_problems(sources[0], forms)
+    if brace:
+        problems += placeholders.translation_problems(sources, forms, count)
+    for one in problems:
+        where = f"msgstr[{one.form}]" if len(sources) > 1 else "msgstr"
+        found.append((one.id, where, one.offset, f"{label} ({where}) {one.problem}", one.hint))
+    return tuple(found)
+
+
 def check_message(
     message: Message,
     mark: Mark,
@@ -111,32 +143,22 @@ def check_message(
     brace: bool,
     found: Diagnostics,
     locate: Locate | None = None,
-) -> None:
+    memo: Memo | None = None,
+) -> bool:
     """Check one translated entry; a problem in one form is reported at that form's line.
+    True when the translation has a problem (``check`` refuses it; it is never compiled).
 
     ``brace`` comes from the registry, not the file's flags: Babel re-derives those from any
     braces in the text, and reference prose may quote JSON."""
-    forms = _forms(message)
-    label = f"the translation of {message.context or message.id!r}"
-    if any(forms) and not all(forms):
-        empty = [str(i) for i, text in enumerate(forms) if not text]
-        found.error(
-            "E-TRANSLATION-EMPTY-FORM",
-            locate(f"msgstr[{empty[0]}]", None) if locate is not None else mark,
-            f"{label} leaves plural form{'s' if len(empty) > 1 else ''} "
-            f"msgstr[{', '.join(empty)}] empty",
-            "fill every form, or none",
-        )
-    if not any(forms):
-        return
-    sources = _sources(message)
-    problems = placeholders.text_problems(sources[0], forms)
-    if brace:
-        problems += placeholders.translation_problems(sources, forms, count)
-    for one in problems:
-        where = f"msgstr[{one.form}]" if len(sources) > 1 else "msgstr"
-        at = locate(where, one.offset) if locate is not None else mark
-        found.error(one.id, at, f"{label} ({where}) {one.problem}", one.hint)
+    key = (message.context, _sources(message), _forms(message), brace, count)
+    results = memo.get(key) if memo is not None else None
+    if results is None:
+        results = _findings(message, count, brace)
+        if memo is not None:
+            memo[key] = results
+    for kind, where, offset, problem, hint in results:
+        found.error(kind, locate(where, offset) if locate is not None else mark, problem, hint)
+    return bool(results)
 
 
 def check_catalog(
@@ -148,8 +170,68 @@ def check_catalog(
     registry: Registry,
     text: str = "",
 ) -> Diagnostics:
+    """The problems of one catalog (see :func:`review`)."""
+    return review(catalog, lines, path, locale, domain, registry, text)[0]
+
+
+def review(
+    catalog: StableCatalog,
+    lines: Mapping[tuple[str, str | None], int],
+    path: str,
+    locale: str,
+    domain: str,
+    registry: Registry,
+    text: str = "",
+    *,
+    header: bool = True,
+    memo: Memo | None = None,
+) -> tuple[Diagnostics, Counts]:
+    """The problems of one catalog, each at its line in ``text`` (the file's text; ``lines``
+    gives each entry's msgid line in it), and its counts, in one pass: a translation with a
+    problem counts as rejected, so ``stats`` and ``check`` never disagree about it. Without
+    ``header``, only the entries are checked (the counts are then what is wanted)."""
     rows = text.split("\n") if text else []
     found = Diagnostics()
+    if header:
+        _check_header(catalog, path, locale, found)
+    counts_by_code = message_contexts(registry)
+    # Every UI message is formatted at runtime, placeholders or not; prose never is.
+    brace = (
+        {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()
+    )
+    translated = fuzzy = untranslated = rejected = 0
+    for message in catalog:
+        if not message.id or catalog.is_foreign(message):
+            continue  # another tool's entry is that tool's to check, and not counted
+        forms = _forms(message)
+        if message.fuzzy:
+            if any(forms):
+                fuzzy += 1
+            else:
+                untranslated += 1
+            continue
+        if not any(forms):
+            untranslated += 1
+            continue
+        line = lines.get((_sources(message)[0], message.context), 1)
+        count = counts_by_code.get(message.context or "")
+        refused = check_message(
+            message,
+            Mark(path, line, 1),
+            count,
+            message.context in brace,
+            found,
+            locator(rows, path, line) if rows else None,
+            memo,
+        )
+        if refused:
+            rejected += 1
+        else:
+            translated += 1
+    return found, Counts(translated, fuzzy, untranslated, rejected)
+
+
+def _check_header(catalog: StableCatalog, path: str, locale: str, found: Diagnostics) -> None:
     header = Mark(path, 1, 1)
     if catalog.fuzzy:
         found.error(
@@ -192,25 +274,6 @@ def check_catalog(
                 else "the plural formula cannot be parsed",
                 f"use errorbook's rule: {expected.header}",
             )
-    counts_by_code = message_contexts(registry)
-    # Every UI message is formatted at runtime, placeholders or not; prose never is.
-    brace = (
-        {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()
-    )
-    for message in catalog:
-        if not message.id or message.fuzzy or catalog.is_foreign(message):
-            continue  # another tool's entry is that tool's to check
-        line = lines.get((_sources(message)[0], message.context), 1)
-        count = counts_by_code.get(message.context or "")
-        check_message(
-            message,
-            Mark(path, line, 1),
-            count,
-            message.context in brace,
-            found,
-            locator(rows, path, line) if rows else None,
-        )
-    return found
 
 
 def check_catalogs(
@@ -232,6 +295,8 @@ def check_catalogs(
         if problems.has_errors:
             continue
         text = data.decode("utf-8")  # read() has proved it is UTF-8
-        found.extend(check_catalog(catalog, lines, path, locale, domain, registry, text))
-        stats[(locale, domain)] = counts(catalog)
+        problems, stats[(locale, domain)] = review(
+            catalog, lines, path, locale, domain, registry, text
+        )
+        found.extend(problems)
     return found, stats

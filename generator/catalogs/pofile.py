@@ -570,6 +570,33 @@ def _read(
     return catalog, parser.lines, found
 
 
+def entry_lines(catalog: StableCatalog, text: str) -> dict[tuple[str, str | None], int]:
+    """Each active entry's msgid line in ``text``, the file :func:`write` made of
+    ``catalog``, keyed as :func:`read` keys them: the checks of a merged catalog then point at
+    the file as written, without reading it again. Only entries with a msgctxt (errorbook's
+    own are all such) are found; any other gets line 1."""
+    rows = text.split("\n")
+    at: dict[str, int] = {}
+    number = 0
+    while number < len(rows):
+        if not rows[number].startswith("msgctxt "):
+            number += 1
+            continue
+        parts = [rows[number][8:]]
+        number += 1
+        while number < len(rows) and rows[number].startswith('"'):
+            parts.append(rows[number])
+            number += 1
+        if number < len(rows) and rows[number].startswith("msgid "):
+            at.setdefault(denormalize("\n".join(parts)), number + 1)
+    found: dict[tuple[str, str | None], int] = {}
+    for message in catalog:
+        if message.id and message.context in at:
+            msgid = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+            found[(msgid, message.context)] = at[message.context]
+    return found
+
+
 #: "No wrapping". Babel wraps comments at 76 columns whenever width is not positive, and
 #: that splits a #| previous msgid in the middle of its string, which no reader accepts.
 NO_WRAP = 10**9

@@ -79,8 +79,11 @@ class CatalogRun:
     files: dict[str, bytes] = field(default_factory=dict)  # POT, PO and MO files
     merged: Merged = field(default_factory=dict)  # kept when the site or TypeScript need it
     unreadable: Diagnostics = field(default_factory=Diagnostics)  # PO files that do not parse
-    problems: Diagnostics = field(default_factory=Diagnostics)  # catalog checks
-    counts: dict[tuple[str, str], Counts] = field(default_factory=dict)
+    # The catalog checks of the PO files as written (what `generate` reports: the lines of
+    # the file it leaves), and of the files as they are on disk (what `check` reports).
+    problems: Diagnostics = field(default_factory=Diagnostics)
+    on_disk: Diagnostics = field(default_factory=Diagnostics)
+    counts: dict[tuple[str, str], Counts] = field(default_factory=dict)  # as written
     cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
     same: list[str] = field(default_factory=list)  # PO files that stay as they are
 
@@ -135,18 +138,19 @@ def _locale(locale: str) -> CatalogRun:
         check_key = digest(key, po_sha or "")
         reuse = kept and checked is not None and checked.key == check_key and not job.keep
         parsed = None
+        memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
         if data is not None and not reuse:
             parsed, lines, problems = pofile.read(data, path, locale, domain)
             if problems.has_errors:
                 run.unreadable.extend(problems)
                 continue
-            found = checks.check_catalog(
-                parsed, lines, path, locale, domain, registry, data.decode("utf-8")
+            text = data.decode("utf-8")
+            found, tally = checks.review(
+                parsed, lines, path, locale, domain, registry, text, memo=memo
             )
-            checked = Checked(check_key, tuple(found.items), _three(checks.counts(parsed)))
+            checked = Checked(check_key, tuple(found.items), _four(tally))
         if checked is not None and data is not None:
-            run.problems.items.extend(checked.problems)
-            run.counts[(locale, domain)] = checks.Counts(*checked.counts)
+            run.on_disk.items.extend(checked.problems)
         if kept:
             assert data is not None
             run.files[path] = data
@@ -159,17 +163,31 @@ def _locale(locale: str) -> CatalogRun:
             name = job.names[domain]
             named = {"name": name} if name != domain else {}  # by default, the 4-argument call
             merged = catalog.merge(registry, domain, locale, parsed, **named)
-            run.files[path] = pofile.write(merged)
+            made = pofile.write(merged)
+            run.files[path] = made
             if mo is not None:
                 run.files[mo] = catalog.compile_mo(merged, counts)
             if job.keep:
                 run.merged[(locale, domain)] = merged
+            if data is not None and made != data:
+                # The checks of the file as written, at the lines it will have: the merge
+                # moves entries, and can fix the header or make an entry fuzzy. Entries the
+                # merge kept as they were are not checked again (the memo).
+                text = made.decode("utf-8")
+                lines = pofile.entry_lines(merged, text)
+                found, tally = checks.review(
+                    merged, lines, path, locale, domain, registry, text, memo=memo
+                )
+                checked = Checked(digest(key, digest(made)), tuple(found.items), _four(tally))
+        if checked is not None and data is not None:
+            run.problems.items.extend(checked.problems)
+            run.counts[(locale, domain)] = checks.Counts(*checked.counts)
         output = run.files[path]
         if not kept:  # hashes of what was just made (kept files were hashed above)
             po_sha = digest(output)
             mo_sha = digest(run.files[mo]) if mo is not None else None
         run.cache.written[path] = Written(key, po_sha or "", mo_sha)
-        if checked is not None and output == data:  # the checks hold for the file as it stays
+        if checked is not None and data is not None:  # the file as it now is, by its hash
             run.cache.checked[path] = checked
         if output == data:  # a worker need not send back what the parent already has
             del run.files[path]
@@ -177,8 +195,8 @@ def _locale(locale: str) -> CatalogRun:
     return run
 
 
-def _three(counts: Counts) -> tuple[int, int, int]:
-    return counts.translated, counts.fuzzy, counts.untranslated
+def _four(counts: Counts) -> tuple[int, int, int, int]:
+    return counts.translated, counts.fuzzy, counts.untranslated, counts.rejected
 
 
 def workers() -> int:
@@ -247,6 +265,7 @@ def process(
         run.merged.update(part.merged)
         run.unreadable.extend(part.unreadable)
         run.problems.extend(part.problems)
+        run.on_disk.extend(part.on_disk)
         run.counts.update(part.counts)
         run.cache.written.update(part.cache.written)
         run.cache.checked.update(part.cache.checked)

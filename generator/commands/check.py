@@ -45,7 +45,7 @@ def _catalogs(config: Config, registry: Registry) -> tuple[Mapping[str, bytes], 
         files, catalog_run = build.run(config, registry)
     except InvalidInput as exc:
         return {}, exc.diagnostics
-    return files, catalog_run.problems
+    return files, catalog_run.on_disk
 
 
 def _drift(

@@ -10,7 +10,11 @@ from ..config import Config
 from . import options
 
 HELP = "show translation progress"
-DESCRIPTION = "Count translated, fuzzy and untranslated entries of every locale's catalogs."
+DESCRIPTION = (
+    "Count translated, rejected, fuzzy and untranslated entries of every locale's catalogs. "
+    "A rejected translation is one `errorbook check` refuses: it is never compiled, so it "
+    "is not counted as translated."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +50,7 @@ def collect(config: Config) -> list[dict[str, object]]:
                     "locale": locale,
                     "domain": domain,
                     "translated": counts.translated,
+                    "rejected": counts.rejected,
                     "fuzzy": counts.fuzzy,
                     "untranslated": counts.untranslated,
                     "total": counts.total,
@@ -60,12 +65,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if args.format == "json":
         print(json.dumps(rows, indent=2))
         return 0
-    header = ("locale", "domain", "translated", "fuzzy", "untranslated", "done")
+    header = ("locale", "domain", "translated", "rejected", "fuzzy", "untranslated", "done")
     table = [header] + [
         (
             str(r["locale"]),
             str(r["domain"]),
             str(r["translated"]),
+            str(r["rejected"]),
             str(r["fuzzy"]),
             str(r["untranslated"]),
             f"{r['percent']}%",

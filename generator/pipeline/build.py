@@ -18,7 +18,6 @@ from pathlib import Path, PurePosixPath
 from .. import inputs
 from ..catalogs import paths as catalog_paths
 from ..catalogs import process as catalogs
-from ..catalogs.checks import counts
 from ..config import Config
 from ..diagnostics import Diagnostics, InvalidInput, Mark
 from ..emit import Files, jsondata, python, typescript
@@ -230,7 +229,7 @@ def _run(
                 config.display(config.site_dir),
                 docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
                 messages=messages,
-                progress={key: counts(c) for key, c in merged.items()},
+                progress=catalog_run.counts,
                 pages=read_pages(config),
                 cache=pages,
                 examples=runtime.Examples(package, registry.meta.source_locale),

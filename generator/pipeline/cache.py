@@ -33,8 +33,9 @@ from ..diagnostics import Diagnostic, Mark, Severity
 from ..digest import digest
 
 CATALOGS = ".errorbook-cache/catalogs.json"
-#: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id.
-_FORMAT = 3
+#: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id;
+#: 4: counts carry the rejected translations.
+_FORMAT = 4
 _PACKAGE = Path(__file__).resolve().parent.parent  # generator/
 
 
@@ -68,7 +69,7 @@ class Checked:
 
     key: str
     problems: tuple[Diagnostic, ...]
-    counts: tuple[int, int, int]  # translated, fuzzy, untranslated (checks.Counts)
+    counts: tuple[int, int, int, int]  # translated, fuzzy, untranslated, rejected (Counts)
 
 
 @dataclass
@@ -100,7 +101,7 @@ class CatalogCache:
                 return cls()
             written = {p: Written(k, po, mo) for p, (k, po, mo) in raw["written"].items()}
             checked = {
-                p: Checked(k, tuple(_diagnostic(d) for d in problems), _three(counts))
+                p: Checked(k, tuple(_diagnostic(d) for d in problems), _four(counts))
                 for p, (k, problems, counts) in raw["checked"].items()
             }
             pages = {p: (str(k), str(h)) for p, (k, h) in raw["pages"].items()}
@@ -109,9 +110,9 @@ class CatalogCache:
         return cls(written, checked, pages)
 
 
-def _three(counts: list[int]) -> tuple[int, int, int]:
-    translated, fuzzy, untranslated = (int(n) for n in counts)
-    return translated, fuzzy, untranslated
+def _four(counts: list[int]) -> tuple[int, int, int, int]:
+    translated, fuzzy, untranslated, rejected = (int(n) for n in counts)
+    return translated, fuzzy, untranslated, rejected
 
 
 def _diagnostic(data: dict[str, object]) -> Diagnostic:

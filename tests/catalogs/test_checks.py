@@ -182,8 +182,16 @@ def test_encoding_problems_are_errors(run: Run, project: Path, data: bytes, prob
 
 def test_stats_table_and_json(run: Run, project: Path) -> None:
     text = run("stats", cwd=project).out.splitlines()
-    assert text[0].split() == ["locale", "domain", "translated", "fuzzy", "untranslated", "done"]
-    assert text[1].split() == ["de", "messages", "2", "0", "0", "100%"]
+    assert text[0].split() == [
+        "locale",
+        "domain",
+        "translated",
+        "rejected",
+        "fuzzy",
+        "untranslated",
+        "done",
+    ]
+    assert text[1].split() == ["de", "messages", "2", "0", "0", "0", "100%"]
     rows = json.loads(run("stats", "--format", "json", cwd=project).out)
     docs = next(r for r in rows if r["locale"] == "pl" and r["domain"] == "docs")
     assert docs["translated"] == 0 and docs["untranslated"] == docs["total"] > 0
