@@ -13,9 +13,10 @@ import copy
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from email import message_from_string
 from itertools import groupby
 
-from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message
+from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message, _parse_datetime_header
 from babel.messages.mofile import write_mo
 
 from ..names import one_line
@@ -44,6 +45,15 @@ _BABEL_FIELDS = {
 #: Where an entry is: (True for an obsolete one, the catalog's key for it).
 Place = tuple[bool, object]
 
+#: What errorbook writes in the header of a PO file it starts, where Babel would write its
+#: placeholders (``YEAR-MO-DA HO:MI+ZONE``, ``FULL NAME <EMAIL@ADDRESS>``), which
+#: ``msgfmt --check`` warns about: no clock (output is deterministic), and words that say
+#: nobody has revised the file yet. A translator's tool replaces both on its first save; a
+#: file that still has Babel's placeholders gets these at the next merge.
+UNREVISED_DATE = "1970-01-01 00:00+0000"
+NO_TRANSLATOR = "none yet"
+_PLACEHOLDERS = {"po-revision-date": "YEAR-MO-DA", "last-translator": "FULL NAME"}
+
 
 class StableCatalog(Catalog):
     """A Babel catalog whose header is the same on every run and keeps unknown fields.
@@ -60,7 +70,48 @@ class StableCatalog(Catalog):
         self.plural_forms_text: str | None = None  # the Plural-Forms header as read
         self.foreign: dict[Place, str | None] = {}  # other tools' entries: their text, if read
         self.trailing: list[str] = []  # comment lines after the last entry, as read
+        # A catalog read from a file (pofile.read): the file's lines, each entry's first and
+        # last line with its flags as written, and the header's fields in the file's order.
+        self.rows: list[str] = []
+        self.spans: dict[Place, tuple[int, int, tuple[str, ...]]] = {}
+        self.read_headers: list[tuple[str, str]] | None = None
+        # A merged catalog: the catalog read from the file it replaces, whose text is written
+        # back wherever the merge left an entry or the header as it was (see raw_entry).
+        self.origin: StableCatalog | None = None
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:
+        super().__setitem__(id, message)
+        if id == "":  # the header, as a reader adds it: note its fields in their order
+            fields = message_from_string(str(message.string)).items()
+            self.read_headers = [(str(k), str(v).strip()) for k, v in fields]
+
+    def raw_entry(self, message: Message, obsolete: bool = False) -> str | None:
+        """This file's text of ``message``'s entry when the entry read from it is the same in
+        everything errorbook writes, else None. Writing it back as it was keeps how the
+        translator's tool wrapped and ordered it: a merge changes only what it must."""
+        place = self.place(message, obsolete)
+        span = self.spans.get(place)
+        old = (self.obsolete if obsolete else self._messages).get(place[1])  # type: ignore[call-overload]
+        if span is None or old is None:
+            return None
+        first, last, flags = span
+        if not _same_entry(old, flags, message, obsolete):
+            return None
+        return "\n".join(self.rows[first : last + 1])
+
+    def raw_header(self, merged: StableCatalog) -> str | None:
+        """This file's header entry, comment included, when ``merged`` writes the same one."""
+        span = self.spans.get((False, self._key_for("", None)))
+        if (
+            span is None
+            or self.read_headers is None
+            or merged.header_comment != self.header_comment
+            or merged.fuzzy != self.fuzzy
+            or merged.mime_headers != _ended(self.read_headers)
+        ):
+            return None
+        return "\n".join(self.rows[: span[1] + 1])
 
     def place(self, message: Message, obsolete: bool = False) -> Place:
         return obsolete, self._key_for(message.id, message.context)
@@ -95,9 +146,9 @@ class StableCatalog(Catalog):
                 continue
             headers.append((name, value))
         headers += self.extra_headers
-        name, value = headers[-1]
-        headers[-1] = (name, value.rstrip("\n") + "\n")
-        return headers
+        if self.read_headers:
+            headers = _arranged(headers, self.read_headers)
+        return _ended(headers)
 
     def _set_mime_headers(self, headers: Iterable[tuple[str, str]]) -> None:
         headers = [(str(k), str(v).strip()) for k, v in headers]
@@ -110,6 +161,88 @@ class StableCatalog(Catalog):
                 self.plural_forms_text = value
 
     mime_headers = property(_get_mime_headers, _set_mime_headers)
+
+
+def _ended(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The fields with the last one ending in a newline, as Babel's writer needs them."""
+    if not headers:
+        return headers
+    name, value = headers[-1]
+    return [*headers[:-1], (name, value.rstrip("\n") + "\n")]
+
+
+def _same_value(name: str, read: str, wanted: str) -> bool:
+    """True when a header field's value as read says what errorbook would write: the same
+    text, or for a date, a content type or a plural rule, the same thing written otherwise
+    (Babel writes ``charset=utf-8`` where msgmerge writes ``UTF-8``)."""
+    if read == wanted:
+        return True
+    if name in ("po-revision-date", "pot-creation-date"):
+        try:
+            return _parse_datetime_header(read) == _parse_datetime_header(wanted)
+        except (ValueError, TypeError):
+            return False
+    if name in ("content-type", "plural-forms"):
+        return "".join(read.lower().split()) == "".join(wanted.lower().split())
+    return False
+
+
+def _arranged(headers: list[tuple[str, str]], read: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The fields errorbook writes, in the order and the words of the file they were read
+    from wherever they say the same: a tool that writes its own order (msgmerge puts
+    Plural-Forms last) or its own spelling keeps it. A field errorbook adds goes after the one
+    it follows in errorbook's order; one it does not write (Generated-By) is left out."""
+    wanted = {name.lower(): (name, value) for name, value in headers}
+    out: list[tuple[str, str]] = []
+    for name, value in read:
+        key = name.lower()
+        if key not in wanted or any(n.lower() == key for n, _ in out):
+            continue
+        w_name, w_value = wanted[key]
+        same = _same_value(key, value, w_value.rstrip("\n"))
+        out.append((name, value) if same else (w_name, w_value))
+    placed = {name.lower() for name, _ in out}
+    for index, (name, value) in enumerate(headers):
+        if name.lower() in placed:
+            continue
+        at = 0
+        for before, _ in reversed(headers[:index]):
+            found = [i for i, (n, _) in enumerate(out) if n.lower() == before.lower()]
+            if found:
+                at = found[0] + 1
+                break
+        out.insert(at, (name, value))
+        placed.add(name.lower())
+    return out
+
+
+def _same_entry(old: Message, flags: tuple[str, ...], new: Message, obsolete: bool) -> bool:
+    """True when ``new`` would be written as the entry ``old`` was read (``flags`` as the file
+    has them: Babel's reader adds format flags of its own). An obsolete entry is compared by
+    its text and translator comments alone, all errorbook writes of one."""
+    if (
+        _ids(old) != _ids(new)
+        or old.context != new.context
+        or _strings(old) != _strings(new)
+        or old.user_comments != new.user_comments
+    ):
+        return False
+    if obsolete:
+        return True
+    return (
+        {flag for flag in flags if flag} == set(new.flags)
+        and (
+            old.auto_comments == new.auto_comments
+            or _words(old.auto_comments) == _words(new.auto_comments)
+        )
+        and list(old.previous_id) == list(new.previous_id)
+        and not old.locations
+    )
+
+
+def _words(comments: Iterable[str]) -> list[str]:
+    """Extracted comments as words: a tool that wraps them (polib) says the same."""
+    return " ".join(comments).split()
 
 
 HEADER_COMMENT = {
@@ -137,6 +270,8 @@ def new_catalog(
         version=meta.version,
         fuzzy=False,
         header_comment="#",
+        revision_date=UNREVISED_DATE if locale is not None else None,
+        last_translator=NO_TRANSLATOR if locale is not None else None,
     )
     kind = None if locale is None else "po"
     language = locale or ""
@@ -271,9 +406,13 @@ def merge(
         merged.extra_headers = list(existing.extra_headers)
         merged.trailing = list(existing.trailing)
         merged.creation_date_text = existing.creation_date_text
-        merged.revision_date = existing.revision_date
-        merged.last_translator = existing.last_translator
+        revised = _PLACEHOLDERS["po-revision-date"] not in str(existing.revision_date)
+        merged.revision_date = existing.revision_date if revised else UNREVISED_DATE
+        named = _PLACEHOLDERS["last-translator"] not in existing.last_translator
+        merged.last_translator = existing.last_translator if named else NO_TRANSLATOR
         merged.language_team = existing.language_team
+        merged.read_headers = existing.read_headers
+        merged.origin = existing
     old: dict[str, _Old] = {}
     by_text: dict[tuple[str, ...], Message] = {}
     if existing is not None:

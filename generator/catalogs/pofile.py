@@ -4,9 +4,10 @@
   printed and skipped. Duplicate entries, active or obsolete, are reported (Babel keeps the
   last one silently). ``#|`` previous-msgid lines, which Babel reads as translator comments,
   are turned back into the message's previous id.
-- Writing uses one policy: no wrapping, no source references, previous msgids kept, one
-  newline at the end, so a file that went through ``msgmerge --no-wrap`` or Weblate with
-  wrapping off comes back unchanged.
+- Writing uses one policy for what errorbook writes: no wrapping, no source references,
+  previous msgids kept, one newline at the end. An entry or header a merge leaves as it was
+  read is written back as the file had it (StableCatalog.raw_entry), so a file saved by
+  msgmerge, polib, Poedit or Weblate keeps its wrapping and header order.
 - A translator's comment lines (repeated, empty, without a space after ``#``) and the
   header comment are data: they are read and written back byte for byte, and so is every
   entry of another tool that shares the file (see :func:`entries.owns`).
@@ -359,19 +360,29 @@ class _Parser(PoFileParser):
         comments = list(self.user_comments)
         forms = 1 + max((index for index, _ in self.translations), default=0)
         forms = forms if len(self.messages) > 1 else 0  # a plural entry's forms
+        flags = tuple(flag.strip() for flag in self.flags)  # as written; Babel adds its own
         self._note(msgid, context)
         line = self.offset + 1
         super()._add_message()
-        if self._keep(msgid, context, obsolete, comments):
+        if self._keep(msgid, context, obsolete, comments, flags):
             self._fits(msgid, forms, line)
 
-    def _keep(self, msgid: str, context: str | None, obsolete: bool, comments: list[str]) -> bool:
+    def _keep(
+        self,
+        msgid: str,
+        context: str | None,
+        obsolete: bool,
+        comments: list[str],
+        flags: tuple[str, ...] = (),
+    ) -> bool:
         """Put back what Babel changed of the entry just added: its comment lines, or the
-        header comment; and, for another tool's entry, note its text (then True)."""
+        header comment; note where the entry is (see StableCatalog.raw_entry); and, for
+        another tool's entry, note its text (then True)."""
         catalog = self.stable
         key = catalog._key_for(msgid, context)
         first = self.start if self.start is not None else 0
         self.start = self.row  # the line that ended this entry begins the next one
+        catalog.spans[(obsolete, key)] = (first, self.last, flags)
         if not msgid and context is None and not obsolete:
             if comments:
                 catalog.header_comment = "\n".join(comments)
@@ -540,6 +551,7 @@ def _read(
     try:
         parser.parse(parser.feed(text))
         catalog.trailing = list(parser.user_comments)  # comment lines after the last entry
+        catalog.rows = parser.rows
     except PoFileError as exc:
         problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
         if "num_plurals" in problem:
@@ -676,10 +688,15 @@ class _Held:
     def standing_in(self, catalog: StableCatalog) -> Iterator[None]:
         """Stand-ins in ``catalog`` while the block runs; the catalog is put back after."""
         header = catalog._header_comment
+        origin = catalog.origin
         changed: list[tuple[Message, list[str]]] = []
         try:
-            lines = catalog.header_comment.split("\n")
-            catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
+            kept = origin.raw_header(catalog) if origin is not None else None
+            if kept is not None:  # the header as the file had it, comment and wrapping too
+                catalog.header_comment = "#" + self.hold(kept, whole=True)
+            else:
+                lines = catalog.header_comment.split("\n")
+                catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
             for obsolete, messages in ((False, catalog), (True, catalog.obsolete.values())):
                 for message in messages:
                     raw = (
@@ -687,6 +704,8 @@ class _Held:
                         if catalog.foreign
                         else None
                     )
+                    if raw is None and origin is not None and message.id:
+                        raw = origin.raw_entry(message, obsolete)
                     if message.id and (raw is not None or message.user_comments):
                         changed.append((message, message.user_comments))
                         message.user_comments = self._stand_ins(message.user_comments, raw)

@@ -1,0 +1,170 @@
+"""Round trips through translators' tools (issue 19): a PO file saved by GNU msgmerge
+(wrapped or not), by polib, or by translate-toolkit's PO writer (what Weblate saves with) is
+read without loss; the next generate changes only what it must, and the one after nothing.
+
+Each tool wraps at a narrow width here, so that the short messages of the test registry are
+wrapped the way long ones are in a real catalog."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ..conftest import MSGFMT, Run, po
+
+MSGMERGE = shutil.which("msgmerge")
+polib = pytest.importorskip("polib", reason="polib is not installed (the dev extra has it)")
+ttk_po = pytest.importorskip(
+    "translate.storage.po", reason="translate-toolkit is not installed (the dev extra has it)"
+)
+
+Tool = Callable[[Path, Path], None]
+
+
+def _msgmerge(*flags: str) -> Tool:
+    def save(path: Path, pot: Path) -> None:
+        if MSGMERGE is None:
+            pytest.skip("GNU gettext's msgmerge is not installed")
+        command = [MSGMERGE, "--quiet", "--previous", *flags, "-o", str(path), str(path), str(pot)]
+        subprocess.run(command, check=True)
+
+    return save
+
+
+def _polib(path: Path, pot: Path) -> None:
+    catalog = polib.pofile(str(path), wrapwidth=30)
+    catalog.save(str(path))
+
+
+def _translate_toolkit(path: Path, pot: Path) -> None:
+    """As Weblate saves a file after a translator's edit: the edited unit rewritten (and
+    wrapped), the header fields Weblate owns updated, every other unit as it was."""
+    store = ttk_po.pofile.parsefile(str(path))
+    for unit in store.units:
+        if unit.getcontext() == "ITEMS_REFUSED" and "de" in str(path):
+            unit.target = [
+                "{count} Artikel wurde von {who} abgelehnt, und das ist eine lange Zeile.",
+                "{count} Artikel wurden von {who} abgelehnt, und das ist eine lange Zeile.",
+            ]
+    store.updateheader(
+        add=True,
+        last_translator="Anna <anna@example.org>",
+        po_revision_date="2026-12-02 10:20+0100",
+        x_generator="Weblate 5.8",
+    )
+    path.write_bytes(bytes(store))
+
+
+TOOLS = {
+    "msgmerge": _msgmerge("--width=30"),
+    "msgmerge --no-wrap": _msgmerge("--no-wrap"),
+    "polib": _polib,
+    "translate-toolkit": _translate_toolkit,
+}
+
+
+def _entries(text: str) -> dict[str, str]:
+    """Each entry's text by its msgctxt (the header under ''; obsolete ones under '#~ ...')."""
+    found: dict[str, str] = {}
+    for block in text.rstrip("\n").split("\n\n"):
+        context = re.search(r'^(#~ )?msgctxt "(.*)"$', block, re.M)
+        name = "" if context is None else (context.group(1) or "") + context.group(2)
+        found[name] = block
+    return found
+
+
+def _save_with(tool: Tool, root: Path) -> dict[Path, str]:
+    saved = {}
+    for locale in ("de", "pl"):
+        for domain in ("messages", "docs"):
+            path = po(root, locale, domain)
+            tool(path, root / "locales" / f"{domain}.pot")
+            saved[path] = path.read_text("utf-8")
+    return saved
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_a_tools_file_converges(run: Run, translated: Path, name: str) -> None:
+    saved = _save_with(TOOLS[name], translated)
+    assert run("generate", cwd=translated).code == 0
+    for path, text in saved.items():  # read without loss, nothing to change
+        assert path.read_text("utf-8") == text, path
+    assert run("check", cwd=translated).code == 0
+    # A rewording changes that entry and nothing else: no header field moves, no other entry
+    # is rewrapped.
+    registry = translated / "codes.yaml"
+    registry.write_text(
+        registry.read_text("utf-8").replace("The door is closed.", "The door is shut."), "utf-8"
+    )
+    assert run("generate", cwd=translated).code == 0
+    for path, text in saved.items():
+        before, after = _entries(text), _entries(path.read_text("utf-8"))
+        assert list(after) == list(before), path
+        changed = {k for k in before if before[k] != after[k]}
+        if path.name == "messages.po":
+            assert changed == {"DOOR_CLOSED"}, (path, changed)
+            assert '#| msgid "The door is closed."' in after["DOOR_CLOSED"]
+        else:
+            assert changed == set(), (path, changed)
+    once = {path: path.read_bytes() for path in saved}
+    for cache in (translated / ".errorbook-cache").iterdir():
+        cache.unlink()  # the next run reads and merges every file again
+    result = run("generate", cwd=translated)
+    assert result.code == 0 and result.out.startswith("0 files changed"), result.out
+    assert {path: path.read_bytes() for path in saved} == once
+
+
+def test_weblates_header_fields_and_order_are_kept(run: Run, translated: Path) -> None:
+    saved = _save_with(_translate_toolkit, translated)
+    text = saved[po(translated, "de")]
+    assert '"Last-Translator: Anna <anna@example.org>\\n"' in text
+    assert '"X-Generator: Weblate 5.8\\n"' in text
+    assert run("generate", cwd=translated).code == 0
+    assert po(translated, "de").read_text("utf-8") == text
+
+
+@pytest.mark.skipif(MSGFMT is None, reason="GNU gettext's msgfmt is not installed")
+def test_msgfmt_check_has_no_warning_for_a_file_errorbook_starts(
+    run: Run, translated: Path
+) -> None:
+    assert run("init-locale", "fr", cwd=translated).code == 0
+    registry = translated / "codes.yaml"
+    registry.write_text(
+        registry.read_text("utf-8").replace("locales: [de, pl]", "locales: [de, pl, ja]"), "utf-8"
+    )
+    assert run("generate", cwd=translated).code == 0
+    for locale in ("fr", "ja"):
+        for domain in ("messages", "docs"):
+            path = po(translated, locale, domain)
+            text = path.read_text("utf-8")
+            assert '"PO-Revision-Date: 1970-01-01 00:00+0000\\n"' in text
+            assert '"Last-Translator: none yet\\n"' in text
+            checked = subprocess.run(
+                [str(MSGFMT), "--check", "--check-format", "-o", "/dev/null", str(path)],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert (checked.returncode, checked.stderr) == (0, ""), checked.stderr
+
+
+def test_babels_placeholders_in_a_header_are_replaced(run: Run, translated: Path) -> None:
+    path = po(translated, "pl")
+    text = path.read_text("utf-8")
+    old = re.search(r'"PO-Revision-Date: .*\\n"\n"Last-Translator: .*\\n"', text)
+    assert old is not None
+    path.write_text(
+        text.replace(
+            old.group(0),
+            '"PO-Revision-Date: YEAR-MO-DA HO:MI+ZONE\\n"\n'
+            '"Last-Translator: FULL NAME <EMAIL@ADDRESS>\\n"',
+        ),
+        "utf-8",
+    )
+    assert run("generate", cwd=translated).code == 0
+    assert path.read_text("utf-8") == text
