@@ -120,6 +120,9 @@ IDS: dict[str, str] = {
     "E-REF-DUPLICATE": "A list of references names the same entry twice.",
     "E-REF-SELF": "A code names itself where another code is meant.",
     "E-REF-RETIRED-REPLACEMENT": "A deprecated code is replaced by a code that is retired.",
+    "E-RENAME-CODE-EXISTS": "A code is renamed from a name another code of the registry has.",
+    "E-RENAME-NOT-A-CODE-NAME": "A code's 'renamed_from' is not in the form of a code name.",
+    "E-RENAME-TWICE": "Two codes are renamed from the same old name.",
     # Shapes and transport statuses
     "E-SHAPE-REASON-MISSING": "A code overrides its layer's shape without a 'shape_reason'.",
     "E-SHAPE-REASON-UNNEEDED": "A code has a 'shape_reason' though its shape is its layer's.",

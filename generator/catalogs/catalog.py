@@ -389,8 +389,12 @@ def merge(
       of rewordings; a source text that returns to it makes the entry translated again;
     - an obsolete entry whose context returns: its translation comes back (fuzzy if the text
       changed meanwhile);
-    - a new context whose source text equals that of a removed entry (a renamed code): the
-      translation is offered as fuzzy;
+    - a code with no translation of its own takes the translation of the code it was renamed
+      from (``renamed_from``), else of a deprecated code it replaces (``replaced_by``), field
+      by field: fuzzy, with the text that translation was made for as previous msgid, unless
+      it is the same code renamed and that text is its own (then translated);
+    - a new context whose source text equals that of a removed entry (a code renamed without
+      saying so): the translation is offered as fuzzy;
     - an entry whose context is gone: kept as obsolete (#~) when it holds a translation;
     - another tool's entry (no msgctxt, or one errorbook never writes, see
       :func:`entries.owns`), active or obsolete: kept as it is, after errorbook's own.
@@ -428,6 +432,7 @@ def merge(
         if item.message.context not in used and _translated(item.message):
             by_text.setdefault(_ids(item.message), item.message)
     forms = merged.num_plurals
+    ancestors = _ancestors(registry)
     reshaped: list[Message] = []
     for entry in new_entries:
         message = to_message(entry)
@@ -448,6 +453,15 @@ def merge(
             elif prior.fuzzy:
                 message.flags.add("fuzzy")
                 message.previous_id = list(prior.previous_id)
+        elif (heir := _inherited(entry, old, ancestors)) is not None:
+            prior, renamed = heir
+            message.string = _fit(_strings(prior), entry.plural is not None, forms)
+            made_for = _made_for(prior)
+            if renamed:  # the same code under a new name: the translator's notes go with it
+                message.user_comments = list(prior.user_comments)
+            if not (renamed and made_for == source):
+                message.flags.add("fuzzy")
+                message.previous_id = list(made_for)
         elif source in by_text:
             prior = by_text.pop(source)
             message.string = _fit(_strings(prior), entry.plural is not None, forms)
@@ -483,6 +497,37 @@ def merge(
             prior = item.message
             merged.obsolete[merged._key_for(prior.id, context)] = _gone(prior)
     return merged
+
+
+def _ancestors(registry: Registry) -> dict[str, list[tuple[str, bool]]]:
+    """Per code, the codes whose translations it may take, first choice first: the name it
+    was renamed from (True: the same code), then the deprecated codes it replaces, in
+    registry order (False: another code, whose words are a suggestion)."""
+    found: dict[str, list[tuple[str, bool]]] = {}
+    for code in registry.codes:
+        if code.renamed_from is not None:
+            found.setdefault(code.name, []).insert(0, (code.renamed_from, True))
+    for code in registry.codes:
+        heir = code.deprecated.replaced_by if code.deprecated is not None else None
+        if heir is not None:
+            found.setdefault(heir, []).append((code.name, False))
+    return found
+
+
+def _inherited(
+    entry: Entry, old: Mapping[str, _Old], ancestors: Mapping[str, list[tuple[str, bool]]]
+) -> tuple[Message, bool] | None:
+    """The translated entry of a code ``entry``'s code was renamed from or replaces, in the
+    same place (its message, or the same field of its prose: B.meaning takes A.meaning), and
+    whether it is the same code renamed."""
+    if entry.code is None:
+        return None
+    rest = entry.context[len(entry.code) :]
+    for name, renamed in ancestors.get(entry.code, ()):
+        prior = old.get(name + rest)
+        if prior is not None and _translated(prior.message):
+            return prior.message, renamed
+    return None
 
 
 def _made_for(prior: Message) -> tuple[str, ...]:

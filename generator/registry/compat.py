@@ -28,7 +28,7 @@ class Change:
     entity: str  # registry, code, layer, limit, adapter, field (a declared extra field), actor,
     # shape or recovery kind
     name: str
-    kind: str  # added, removed, changed, deprecated, retired, reused
+    kind: str  # added, removed, renamed, changed, deprecated, retired, reused
     severity: Severity
     reason: str
     field: str = ""
@@ -362,7 +362,20 @@ class _Id:
 
 
 def _removed_code(name: str, code: Code, old_codes: dict[str, Code], new: Registry) -> Change:
-    """A code that is gone, with a guess at its new name when one looks like it."""
+    """A code that is gone: renamed, when a new code says it was (``renamed_from``), else
+    with a guess at its new name when one looks like it."""
+    heir = next((c.name for c in new.codes if c.renamed_from == name), None)
+    if heir is not None:
+        return Change(
+            entity="code",
+            name=name,
+            kind="renamed",
+            severity="breaking",
+            reason=f"clients branching on {name} break; its translations move to {heir}",
+            field="name",
+            old=name,
+            new=heir,
+        )
     twin = next(
         (
             c.name
@@ -411,7 +424,9 @@ def diff(old: Registry, new: Registry) -> list[Change]:
                     name=name,
                     kind="added",
                     severity="compatible",
-                    reason="a new code",
+                    reason=f"the new name of {code.renamed_from}"
+                    if code.renamed_from in old_codes
+                    else "a new code",
                     field="since",
                     new=code.since or "",
                 )

@@ -308,6 +308,7 @@ class Code:
     rationale: str = ""
     deprecated: Deprecation | None = None
     retired: Retirement | None = None
+    renamed_from: str | None = None  # the code's name before a rename (registry.schema)
     agent_hint: str = ""
     extra: FrozenMap = field(default_factory=FrozenMap)  # values of declared fields, by name
     parent: str | None = None  # the code named by everything before the last '.' of a sub-code

@@ -388,6 +388,15 @@ CODE = ObjectSchema(
             "Since when the code is no longer emitted. A retired code stays in the registry "
             "for good, so that its name is never reused.",
         ),
+        Field(
+            "renamed_from",
+            "text",
+            False,
+            "The name this code had before, for a code renamed since a release: no code of "
+            "the registry may still have it. `errorbook diff` shows the rename, and each "
+            "translation of the old code is offered to this one (fuzzy unless its text is "
+            "the same).",
+        ),
     ),
 )
 

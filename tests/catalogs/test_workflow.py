@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..conftest import Run, po
+from ..conftest import Run, po, translate
 
 
 def _entry(text: str, context: str) -> str:
@@ -116,3 +116,84 @@ def test_generate_and_check_name_the_line_of_the_file_as_written(
     for cache in (translated / ".errorbook-cache").iterdir():
         cache.unlink()
     assert where in run("generate", cwd=translated).err
+
+
+def _obsolete(text: str, context: str) -> bool:
+    return f'#~ msgctxt "{context}"\n' in text
+
+
+def _translate_docs(translated: Path) -> None:
+    translate(
+        po(translated, "de", "docs"),
+        {"DOOR_CLOSED.meaning": "Niemand wird eingelassen.", "DOOR_CLOSED.recovery.1": "Klopfen."},
+    )
+
+
+def test_a_renamed_code_takes_its_translations_in_every_catalog(run: Run, translated: Path) -> None:
+    _translate_docs(translated)
+    assert run("generate", cwd=translated).code == 0
+    registry = translated / "codes.yaml"
+    (translated / "before.yaml").write_text(registry.read_text("utf-8"), "utf-8")
+    registry.write_text(
+        registry.read_text("utf-8")
+        .replace("related: [DOOR_CLOSED]", "related: [DOOR_SHUT]")
+        .replace("  DOOR_CLOSED:\n", "  DOOR_SHUT:\n    renamed_from: DOOR_CLOSED\n")
+        .replace("The door is closed.", "The door is shut."),
+        "utf-8",
+    )
+    assert run("generate", cwd=translated).code == 0
+    messages = po(translated, "de").read_text("utf-8")
+    entry = _entry(messages, "DOOR_SHUT")
+    assert '#, fuzzy\n#| msgid "The door is closed."\n' in entry, entry
+    assert entry.endswith('msgid "The door is shut."\nmsgstr "Die Tür ist zu."')
+    assert _obsolete(messages, "DOOR_CLOSED")  # the old entry stays in the file's history
+    assert '#| msgid "The door is closed."' in _entry(
+        po(translated, "pl").read_text("utf-8"), "DOOR_SHUT"
+    )
+    docs = po(translated, "de", "docs").read_text("utf-8")
+    # The prose did not change: the same code's translations stay translated.
+    assert _entry(docs, "DOOR_SHUT.meaning").endswith(
+        'msgid "Nobody is let in."\nmsgstr "Niemand wird eingelassen."'
+    )
+    assert "fuzzy" not in _entry(docs, "DOOR_SHUT.meaning")
+    assert _entry(docs, "DOOR_SHUT.recovery.1").endswith('msgstr "Klopfen."')
+    rows = json.loads(run("stats", "--format", "json", cwd=translated).out)
+    de = next(r for r in rows if r["locale"] == "de" and r["domain"] == "messages")
+    assert (de["translated"], de["fuzzy"], de["untranslated"]) == (1, 1, 0)
+    diff = run("diff", "before.yaml", "codes.yaml", cwd=translated)
+    assert "renamed    code DOOR_CLOSED name: DOOR_CLOSED -> DOOR_SHUT" in diff.out, diff.out
+    assert "its translations move to DOOR_SHUT" in diff.out
+    assert "the new name of DOOR_CLOSED" in diff.out
+
+
+def test_a_replacement_is_offered_the_deprecated_codes_translations(
+    run: Run, translated: Path
+) -> None:
+    _translate_docs(translated)
+    registry = translated / "codes.yaml"
+    text = registry.read_text("utf-8")
+    new_code = text[text.index("  DOOR_CLOSED:\n") : text.index("  ITEMS_REFUSED:\n")]
+    new_code = (
+        new_code.replace("DOOR_CLOSED", "DOOR_LOCKED")
+        .replace("The door is closed.", "The door is locked.")
+        .replace("jsonrpc: -32050", "jsonrpc: -32051")
+    )
+    text = text.replace(
+        "    since: 1.0.0\n  ITEMS_REFUSED:",
+        "    since: 1.0.0\n"
+        "    deprecated: {since: 1.2.0, replaced_by: DOOR_LOCKED}\n"
+        + new_code.replace("since: 1.0.0", "since: 1.2.0")
+        + "  ITEMS_REFUSED:",
+    )
+    registry.write_text(text, "utf-8")
+    assert run("generate", cwd=translated).code == 0, run("validate", cwd=translated).err
+    messages = po(translated, "de").read_text("utf-8")
+    assert "fuzzy" not in _entry(messages, "DOOR_CLOSED")  # still emitted, still translated
+    entry = _entry(messages, "DOOR_LOCKED")
+    assert '#, fuzzy\n#| msgid "The door is closed."\n' in entry, entry
+    assert entry.endswith('msgid "The door is locked."\nmsgstr "Die Tür ist zu."')
+    docs = po(translated, "de", "docs").read_text("utf-8")
+    # Another code: its words are a suggestion even where the English is the same.
+    meaning = _entry(docs, "DOOR_LOCKED.meaning")
+    assert '#, fuzzy\n#| msgid "Nobody is let in."\n' in meaning, meaning
+    assert meaning.endswith('msgstr "Niemand wird eingelassen."')

@@ -124,6 +124,23 @@ def test_a_rename_is_named_as_such() -> None:
     assert removed.name == "DOOR_CLOSED" and "renamed to DOOR_SHUT?" in removed.reason
 
 
+def test_a_declared_rename_is_shown_as_one() -> None:
+    renamed = BASE.replace("related: [DOOR_CLOSED]", "related: [DOOR_SHUT]").replace(
+        "  DOOR_CLOSED:\n", "  DOOR_SHUT:\n    renamed_from: DOOR_CLOSED\n"
+    )
+    found = changes(BASE, renamed)
+    gone = next(c for c in found if c.name == "DOOR_CLOSED")
+    assert (gone.kind, gone.severity, gone.old, gone.new) == (
+        "renamed",
+        "breaking",
+        "DOOR_CLOSED",
+        "DOOR_SHUT",
+    )
+    added = next(c for c in found if c.name == "DOOR_SHUT")
+    assert (added.kind, added.reason) == ("added", "the new name of DOOR_CLOSED")
+    assert compat.required_version("1.2.0", found) == "2.0.0"
+
+
 def test_rewording_is_cosmetic_and_adding_is_compatible() -> None:
     reworded = changes(BASE, BASE.replace("The door is closed.", "The door is shut."))
     assert [(c.severity, c.field) for c in reworded] == [("cosmetic", "message")]

@@ -22,7 +22,13 @@ from .. import schema
 from ..fields import Fields
 from ..loader import Node, load_file, load_text
 from ..model import Code, Registry
-from .codes import Vocabulary, check_recovery_retry, check_replacements, read_code
+from .codes import (
+    Vocabulary,
+    check_recovery_retry,
+    check_renames,
+    check_replacements,
+    read_code,
+)
 from .extras import read_declarations
 from .messages import MAX_MESSAGE
 from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta, read_naming
@@ -175,6 +181,7 @@ def validate(root: Node, path: str) -> Registry:
         )
     codes = [resolved[key.value] for key, _ in code_nodes]
     check_replacements([c for c in codes if c is not None], found)
+    check_renames([c for c in codes if c is not None], found)
     check_recovery_retry([c for c in codes if c is not None], kinds, found)
     if found.has_errors or meta is None:
         raise InvalidInput(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...catalogs.entries import owns
 from ...diagnostics import Diagnostics
 from .. import schema
 from ..fields import Fields
@@ -54,6 +55,61 @@ def check_replacements(codes: list[Code], found: Diagnostics) -> None:
                 f"code {code.name} is replaced by {target}, which is retired",
                 "name a code that is still emitted",
             )
+
+
+def check_renames(codes: list[Code], found: Diagnostics) -> None:
+    """No two codes are renamed from the same old name (each code's own 'renamed_from' is
+    checked where it is read, see :func:`read_renamed_from`)."""
+    claimed: dict[str, Code] = {}
+    for code in codes:
+        old = code.renamed_from
+        if old is None:
+            continue
+        if old in claimed:
+            found.error(
+                "E-RENAME-TWICE",
+                code.mark,
+                f"code {code.name} and code {claimed[old].name} are both renamed from {old}",
+                "one code takes the old name's place; the other is a new code",
+            )
+        else:
+            claimed[old] = code
+
+
+def read_renamed_from(
+    f: Fields, name: str, code_names: tuple[str, ...], found: Diagnostics
+) -> str | None:
+    """A code's former name: in the form of a code name (so that its catalog entries are
+    errorbook's), neither its own nor one a code of the registry still has."""
+    old = f.text("renamed_from")
+    if old is None:
+        return None
+    where, mark = f"code {name}", f.mark("renamed_from")
+    if old == name:
+        found.error(
+            "E-REF-SELF",
+            mark,
+            f"{where} names itself in 'renamed_from'",
+            "name the code it was called before, or remove 'renamed_from'",
+        )
+    elif old in code_names:
+        found.error(
+            "E-RENAME-CODE-EXISTS",
+            mark,
+            f"{where} is renamed from {old}, but the registry still has a code {old}",
+            f"a code that stays is replaced, not renamed: give {old} "
+            f"'deprecated: {{since: ..., replaced_by: {name}}}', or remove {old}",
+        )
+    elif not owns("messages", old):
+        found.error(
+            "E-RENAME-NOT-A-CODE-NAME",
+            mark,
+            f"{where} is renamed from '{old}', which is not a code name",
+            "write the old name as the registry had it, such as OLD_NAME",
+        )
+    else:
+        return old
+    return None
 
 
 def check_recovery_retry(codes: list[Code], kinds: list[RecoveryKind], found: Diagnostics) -> None:
@@ -207,6 +263,7 @@ def read_code(
         )
 
     deprecated, retired = read_lifecycle(f, name, since, version, code_names, found)
+    renamed_from = read_renamed_from(f, name, code_names, found)
     extra = read_values(f, extra_fields, where, found)
     meaning, rationale = f.text("meaning"), f.text("rationale") or ""
     if (
@@ -239,6 +296,7 @@ def read_code(
         rationale=rationale,
         deprecated=deprecated,
         retired=retired,
+        renamed_from=renamed_from,
         agent_hint=f.text("agent_hint") or "",
         extra=extra,
         parent=name.rpartition(".")[0] or None,
