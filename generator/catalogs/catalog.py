@@ -219,7 +219,7 @@ def _arranged(headers: list[tuple[str, str]], read: list[tuple[str, str]]) -> li
 def _same_entry(old: Message, flags: tuple[str, ...], new: Message, obsolete: bool) -> bool:
     """True when ``new`` would be written as the entry ``old`` was read (``flags`` as the file
     has them: Babel's reader adds format flags of its own). An obsolete entry is compared by
-    its text and translator comments alone, all errorbook writes of one."""
+    what errorbook writes of one: its text, translator comments, flags and previous msgid."""
     if (
         _ids(old) != _ids(new)
         or old.context != new.context
@@ -227,15 +227,15 @@ def _same_entry(old: Message, flags: tuple[str, ...], new: Message, obsolete: bo
         or old.user_comments != new.user_comments
     ):
         return False
-    if obsolete:
-        return True
-    return (
-        {flag for flag in flags if flag} == set(new.flags)
-        and (
+    if {flag for flag in flags if flag} != set(new.flags) or list(old.previous_id) != list(
+        new.previous_id
+    ):
+        return False
+    return obsolete or (
+        (
             old.auto_comments == new.auto_comments
             or _words(old.auto_comments) == _words(new.auto_comments)
         )
-        and list(old.previous_id) == list(new.previous_id)
         and not old.locations
     )
 
@@ -541,11 +541,14 @@ def _made_for(prior: Message) -> tuple[str, ...]:
 
 def _gone(prior: Message, fuzzy: bool = True) -> Message:
     """An obsolete entry keeping a translation: its text, translator comments (every line,
-    repeated or empty ones too) and, unless ``fuzzy`` is False, its fuzzy flag."""
+    repeated or empty ones too) and, unless ``fuzzy`` is False, its fuzzy flag with the
+    previous msgid, so that an entry that comes back is as fuzzy as it went."""
+    still = fuzzy and prior.fuzzy
     made = message(
         prior.id,
         prior.string,
-        flags=("fuzzy",) if fuzzy and prior.fuzzy else (),
+        flags=("fuzzy",) if still else (),
+        previous_id=prior.previous_id if still else (),
         context=prior.context,
     )
     made.user_comments = list(prior.user_comments)

@@ -24,7 +24,13 @@ from collections.abc import Iterator
 
 from babel.messages import pofile as babel_pofile
 from babel.messages.catalog import Message
-from babel.messages.pofile import PoFileError, PoFileParser, denormalize, write_po
+from babel.messages.pofile import (
+    PoFileError,
+    PoFileParser,
+    denormalize,
+    normalize,
+    write_po,
+)
 from babel.util import TextWrapper
 
 from ..diagnostics import Diagnostics, Mark
@@ -353,6 +359,14 @@ class _Parser(PoFileParser):
         self._finish_current_message()
         self.user_comments.append(self.rows[self.row] if self.row is not None else line)
 
+    def _process_message_line(self, lineno: int, line: str, obsolete: bool = False) -> None:
+        """An obsolete entry's previous msgid (``#~| msgid``, as msgmerge writes it for an
+        obsolete fuzzy entry) is a comment line like ``#|``, not a keyword Babel knows."""
+        if obsolete and line.startswith("|"):
+            self._process_comment("#~" + line)
+            return
+        super()._process_message_line(lineno, line, obsolete)
+
     def _add_message(self) -> None:
         msgid = self.messages[0].denormalize() if self.messages else ""
         context = self.context.denormalize() if self.context else None
@@ -428,12 +442,14 @@ class _Parser(PoFileParser):
 
 
 def _previous(message: Message) -> None:
-    """Move ``#| msgid`` lines, read as translator comments, back to previous_id."""
+    """Move ``#| msgid`` lines (``#~| msgid`` in an obsolete entry), read as translator
+    comments, back to previous_id."""
     kept: list[str] = []
     previous: dict[str, list[str]] = {}
     current: str | None = None
     for comment in message.user_comments:
-        match = _PREVIOUS.match(comment[1:] if comment.startswith("#") else comment)
+        body = comment[2:] if comment.startswith("#~|") else comment
+        match = _PREVIOUS.match(body[1:] if body.startswith("#") else body)
         if match is None:
             kept.append(comment)
             current = None
@@ -637,6 +653,16 @@ class _OneLineWrapper(TextWrapper):
 _REPLACED_WHITESPACE = re.compile(r"[\t\n\x0b\x0c\r]")
 
 
+def _obsolete_marks(message: Message) -> list[str]:
+    """The flag and previous-msgid lines of an obsolete entry, as msgmerge writes them above
+    its ``#~`` lines (Babel's writer leaves both out): a fuzzy entry whose code goes and
+    comes back is fuzzy again, against the text its translation was made for."""
+    lines = [f"#, {', '.join(sorted(message.flags))}"] if message.flags else []
+    for keyword, text in zip(("msgid", "msgid_plural"), message.previous_id, strict=False):
+        lines += f"#~| {keyword} {normalize(text, prefix='#~| ', width=NO_WRAP)}".split("\n")
+    return lines
+
+
 def write(catalog: StableCatalog) -> bytes:
     """The PO (or POT) text of a catalog under errorbook's one wrapping policy.
 
@@ -706,9 +732,11 @@ class _Held:
                     )
                     if raw is None and origin is not None and message.id:
                         raw = origin.raw_entry(message, obsolete)
-                    if message.id and (raw is not None or message.user_comments):
+                    marks = _obsolete_marks(message) if obsolete and raw is None else []
+                    if message.id and (raw is not None or message.user_comments or marks):
                         changed.append((message, message.user_comments))
                         message.user_comments = self._stand_ins(message.user_comments, raw)
+                        message.user_comments += [self.hold(line) for line in marks]
             yield
         finally:
             catalog.header_comment = header

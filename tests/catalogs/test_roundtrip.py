@@ -168,3 +168,17 @@ def test_babels_placeholders_in_a_header_are_replaced(run: Run, translated: Path
     )
     assert run("generate", cwd=translated).code == 0
     assert path.read_text("utf-8") == text
+
+
+def test_an_obsolete_fuzzy_entry_as_msgmerge_writes_it_is_read(run: Run, translated: Path) -> None:
+    """msgmerge writes the previous msgid of an obsolete fuzzy entry as '#~| msgid'."""
+    path = po(translated, "de")
+    text = path.read_text("utf-8").rstrip("\n") + (
+        '\n\n#, fuzzy\n#~| msgid "Gone before."\n#~ msgctxt "GONE"\n'
+        '#~ msgid "Gone now."\n#~ msgstr "Weg."\n'
+    )
+    path.write_text(text, "utf-8")
+    if MSGFMT is not None:
+        subprocess.run([MSGFMT, "--check", "-o", "/dev/null", str(path)], check=True)
+    assert run("generate", cwd=translated).code == 0
+    assert path.read_text("utf-8") == text

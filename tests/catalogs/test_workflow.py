@@ -197,3 +197,28 @@ def test_a_replacement_is_offered_the_deprecated_codes_translations(
     meaning = _entry(docs, "DOOR_LOCKED.meaning")
     assert '#, fuzzy\n#| msgid "Nobody is let in."\n' in meaning, meaning
     assert meaning.endswith('msgstr "Niemand wird eingelassen."')
+
+
+def test_a_fuzzy_entry_stays_fuzzy_through_removal_and_return(run: Run, translated: Path) -> None:
+    registry = translated / "codes.yaml"
+    original = registry.read_text("utf-8")
+    registry.write_text(original.replace("The door is closed.", "The door is shut."), "utf-8")
+    assert run("generate", cwd=translated).code == 0
+    fuzzy = _entry(po(translated, "de").read_text("utf-8"), "DOOR_CLOSED")
+    start = original.index("  DOOR_CLOSED:")
+    end = original.index("  ITEMS_REFUSED:")
+    removed = original[:start] + original[end:].replace("    related: [DOOR_CLOSED]\n", "")
+    registry.write_text(removed, "utf-8")
+    assert run("generate", cwd=translated).code == 0
+    gone = po(translated, "de").read_text("utf-8")
+    assert (
+        '#, fuzzy\n#~| msgid "The door is closed."\n#~ msgctxt "DOOR_CLOSED"\n'
+        '#~ msgid "The door is shut."\n#~ msgstr "Die Tür ist zu."'
+    ) in gone
+    assert run("check", cwd=translated).code == 0
+    registry.write_text(original.replace("The door is closed.", "The door is shut."), "utf-8")
+    assert run("generate", cwd=translated).code == 0
+    assert _entry(po(translated, "de").read_text("utf-8"), "DOOR_CLOSED") == fuzzy
+    registry.write_text(original, "utf-8")
+    assert run("generate", cwd=translated).code == 0
+    assert "fuzzy" not in _entry(po(translated, "de").read_text("utf-8"), "DOOR_CLOSED")
