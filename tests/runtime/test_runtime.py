@@ -116,7 +116,10 @@ def test_messages_are_filled_by_name_and_plural_by_count() -> None:
     many = se.format_message("LLM_RETRIES_EXHAUSTED", attempts=5)
     assert "failed on 1 attempt," in one and "failed on 5 attempts in a row," in many
     text = se.format_message("ACTION_UNAVAILABLE", action="pay", reason="{reason} stays literal")
-    assert text == "The action pay cannot be used right now. The page gave this reason: {reason} stays literal"
+    wanted = (
+        "The action pay cannot be used right now. The page gave this reason: {reason} stays literal"
+    )
+    assert text == wanted
 
 
 def test_missing_and_extra_parameters_name_the_code_and_placeholder() -> None:
