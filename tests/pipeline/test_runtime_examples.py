@@ -8,7 +8,7 @@ import json
 import re
 import sys
 from collections.abc import Mapping
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
 import pytest
@@ -19,7 +19,7 @@ from generator.emit.site import wires
 from generator.pipeline import build, runtime
 from generator.registry.model import Registry
 
-from ..conftest import ROOT
+from ..conftest import MINIMAL, ROOT, Run, make_project
 
 LANGUAGES = ("en", "de", "ja")
 
@@ -184,3 +184,33 @@ def test_an_http_answer_is_shown_with_its_reason_phrase() -> None:
     ]
     assert json.loads(text.split("\n\n", 1)[1]) == {"a": 1}
     assert wires.http_text(299, {}, b"plain").startswith("HTTP/1.1 299\n")
+
+
+def test_a_package_that_refuses_an_example_is_a_diagnostic_at_the_code(
+    run: Run, tmp_path: Path
+) -> None:
+    """An overridden envelope.py whose failure() raises: generate names the code, its line
+    and the package's error, exits 1 and writes nothing; no traceback."""
+    project = make_project(tmp_path / "p")
+    (project / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\ntemplates = 'mine'\n", "utf-8"
+    )
+    shipped = (ROOT / "templates" / "python" / "envelope.py").read_text("utf-8")
+    broken = shipped.replace(
+        "def failure(",
+        "def failure(*args: object, **kwargs: object) -> None:\n"
+        "    raise RuntimeError('refused on purpose')\n\n\ndef _old_failure(",
+        1,
+    )
+    assert broken != shipped
+    (project / "mine" / "python").mkdir(parents=True)
+    (project / "mine" / "python" / "envelope.py").write_text(broken, "utf-8")
+    result = run("generate", cwd=project)
+    assert result.code == 1, result.err
+    line = next(n for n, text in enumerate(MINIMAL.split("\n"), 1) if text == "  DOOR_CLOSED:")
+    assert f"codes.yaml:{line}:3: error: the generated package refused the example of " in (
+        result.err
+    )
+    assert "RuntimeError: refused on purpose" in result.err and "[E-EXAMPLE-RUNTIME]" in result.err
+    assert "Traceback" not in result.err
+    assert not (project / "site" / "docs").exists()
