@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..registry import placeholders
 from ..registry.model import TITLE_PART, Code, Registry, title_context
+from .locales import cldr_unit
 
 #: The two kinds of catalogs, by role. Their file names are configurable (Config.domains);
 #: these role names are how the rest of errorbook tells them apart.
@@ -33,7 +34,7 @@ _CONTEXTS = {
     "docs": re.compile(
         r"(?:registry\.description"
         rf"|layer\.{_ID}\.(?:title|proves|description)"
-        rf"|limit\.{_ID}\.(?:title|bounds)"
+        rf"|limit\.{_ID}\.(?:title|bounds|unit)"
         rf"|adapter\.{_ID}\.{_ID}"  # title, description, or how it presents a shape
         rf"|recovery\.{_ID}"
         rf"|actor\.{_ID}\.description"
@@ -204,6 +205,20 @@ def docs_entries(registry: Registry) -> list[Entry]:
             _prose(f"limit.{limit.id}.title", limit.title, f"Name of the limit {limit.id}."),
             _prose(f"limit.{limit.id}.bounds", limit.bounds, f"What the limit {limit.id} bounds."),
         ]
+        if limit.unit_one and cldr_unit(limit.unit) is None:  # CLDR's units Babel translates
+            found.append(
+                Entry(
+                    f"limit.{limit.id}.unit",
+                    limit.unit_one,
+                    plural=limit.unit,
+                    comments=(
+                        f"The unit of the limit {limit.id}, written after a number "
+                        f"(1 {limit.unit_one}, {limit.maximum} {limit.unit}); one form per "
+                        "plural form of your language.",
+                        "Reference prose; plain text, no markup.",
+                    ),
+                )
+            )
     for adapter in registry.adapters:
         texts = [("title", adapter.title), ("description", adapter.description)]
         for field, text in texts + list(adapter.presents):

@@ -57,3 +57,25 @@ def right_to_left(locales: tuple[str, ...]) -> tuple[str, ...]:
     isolates the values it puts into their messages (U+2068 ... U+2069), so that a value
     written left to right (a date, a version, a path) keeps its own order."""
     return tuple(t for t in locales if Locale.parse(t).character_order == "right-to-left")
+
+
+#: The units CLDR names, by the words a registry writes them in: Babel formats these in any
+#: language with their plural forms ("60 Sekunden"); another unit needs the registry's own
+#: singular and its translators (see Limit.unit_one).
+CLDR_UNITS = {
+    "microseconds": "duration-microsecond",
+    "milliseconds": "duration-millisecond",
+    "ms": "duration-millisecond",
+    "seconds": "duration-second",
+    "s": "duration-second",
+    "minutes": "duration-minute",
+    "hours": "duration-hour",
+    "days": "duration-day",
+    "bytes": "digital-byte",
+    "bits": "digital-bit",
+}
+
+
+def cldr_unit(unit: str) -> str | None:
+    """The CLDR unit id of a registry's unit word (``seconds`` -> ``duration-second``)."""
+    return CLDR_UNITS.get(unit.strip().lower())

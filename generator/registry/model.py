@@ -385,6 +385,7 @@ class Limit:
     maximum: int
     bounds: str
     mark: Mark = field(compare=False)
+    unit_one: str = ""  # the unit's singular, when the registry gives one
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -428,6 +428,14 @@ LIMIT = ObjectSchema(
         Field("title", "text", True, "Short name of the limit."),
         Field("default", "integer", True, "The default value; must lie within the range."),
         Field("unit", "identifier", True, "Unit of the value, such as `seconds` or `bytes`."),
+        Field(
+            "unit_one",
+            "text",
+            False,
+            "The unit's singular, for a unit CLDR has no name for (`attempt` beside `attempts`): "
+            "the site then writes 1 attempt and 3 attempts, and translators get the unit with "
+            "their language's plural forms. Units CLDR names (seconds, bytes...) need none.",
+        ),
         Field("min", "integer", True, "Smallest allowed value."),
         Field("max", "integer", True, "Largest allowed value."),
         Field("bounds", "text", True, "What the limit bounds."),

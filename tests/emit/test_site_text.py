@@ -116,6 +116,43 @@ def test_limit_values_are_localized_numbers_and_units() -> None:
     assert quantity(12000, "actions", "de") == "12.000 actions"
 
 
+def test_a_unit_cldr_lacks_takes_the_plural_form_the_number_needs() -> None:
+    """With the registry's singular (unit_one) or a translation: 1 attempt, 3 attempts; in
+    Polish three forms, in Arabic six, in Japanese one."""
+    from generator.emit.site.pages import quantity
+
+    english = ("attempt", "attempts")
+    assert quantity(1, "attempts", "en", english) == "1 attempt"
+    assert quantity(3, "attempts", "en", english) == "3 attempts"
+    assert quantity(0, "attempts", "en", english) == "0 attempts"
+    polish = ("próba", "próby", "prób")
+    shown = [quantity(n, "attempts", "pl", polish) for n in (1, 2, 5, 22, 25)]
+    assert shown == ["1 próba", "2 próby", "5 prób", "22 próby", "25 prób"]
+    assert quantity(3, "attempts", "fr", ("tentative", "tentatives")) == "3 tentatives"
+    assert quantity(1, "attempts", "fr", ("tentative", "tentatives")) == "1 tentative"
+    assert quantity(3, "attempts", "ja", ("回",)) == "3 回"
+    arabic = ("محاولة", "محاولة", "محاولتين", "محاولات", "محاولةً", "محاولة")
+    assert quantity(11, "attempts", "ar", arabic) == "11 محاولةً"
+    # Forms that do not fit the language's rule: the last one, never an index error.
+    assert quantity(1, "attempts", "pl", english) == "1 attempts"
+
+
+def test_a_limit_with_a_singular_gives_translators_its_unit_with_plural_forms() -> None:
+    from generator import config
+    from generator.catalogs.entries import entries
+    from generator.pipeline import build
+
+    registry = build.registry_for(config.load(cwd=ROOT))
+    docs = {e.context: e for e in entries(registry, "docs")}
+    unit = docs["limit.llm_retry_attempts.unit"]
+    assert (unit.msgid, unit.plural) == ("attempt", "attempts")
+    assert "limit.llm_timeout.unit" not in docs  # seconds: CLDR's, Babel translates it
+    limits = (ROOT / "site" / "docs" / "en" / "limits.md").read_text("utf-8")
+    assert "| 3 attempts | 1 attempt \N{EN DASH} 10 attempts |" in limits
+    polish = (ROOT / "site" / "docs" / "pl" / "limits.md").read_text("utf-8")
+    assert "| 3 próby | 1 próba \N{EN DASH} 10 prób |" in polish
+
+
 def test_the_pages_show_limits_in_the_readers_language() -> None:
     german = (ROOT / "site" / "docs" / "de" / "codes" / "llm_retries_exhausted.md").read_text(
         "utf-8"

@@ -26,12 +26,14 @@ from ...catalogs import pofile
 from ...catalogs.catalog import translations
 from ...catalogs.checks import Counts
 from ...catalogs.entries import entries, message_contexts
+from ...catalogs.locales import cldr_unit
+from ...catalogs.plurals import lookup as plural_rule
 from ...diagnostic_ids import IDS as DIAGNOSTIC_IDS
 from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
 from ...names import header as header_line
 from ...registry import placeholders, schema
-from ...registry.model import Code, Envelope, ExtraField, Registry
+from ...registry.model import Code, Envelope, ExtraField, Limit, Registry
 from ...registry.validate import semver
 from .. import Files
 from ..render import render
@@ -331,35 +333,32 @@ def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[C
 
 #: The free-text units of limits that CLDR knows, as its unit ids; any other unit is shown as
 #: the registry writes it, after the number.
-_CLDR_UNITS = {
-    "microseconds": "duration-microsecond",
-    "milliseconds": "duration-millisecond",
-    "ms": "duration-millisecond",
-    "seconds": "duration-second",
-    "s": "duration-second",
-    "minutes": "duration-minute",
-    "hours": "duration-hour",
-    "days": "duration-day",
-    "bytes": "digital-byte",
-    "bits": "digital-bit",
-}
 #: Sizes of 1 KiB and more in binary units (the symbols are the same in every language).
 _BINARY = (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
 
 
-def quantity(value: int, unit: str, lang: str) -> str:
+def quantity(value: int, unit: str, lang: str, forms: tuple[str, ...] = ()) -> str:
     """A limit's value with its unit, as the page's language writes it: digit grouping,
     CLDR's unit names and plural forms ("60 Sekunden", "500 ミリ秒"), a size of 1 KiB or more
-    in binary units ("1 MiB"); a unit CLDR does not have ("attempts") as it is written."""
+    in binary units ("1 MiB"). A unit CLDR does not have takes ``forms``, its plural forms in
+    the page's language (the registry's singular and plural, or a translation), chosen by the
+    language's plural rule ("1 attempt", "3 attempts", "5 prób"); without them it is written
+    as the registry gives it."""
     locale = Locale.parse(lang)
-    cldr = _CLDR_UNITS.get(unit.strip().lower())
+    cldr = cldr_unit(unit)
     if cldr == "digital-byte":
         for symbol, size in _BINARY:
             if abs(value) >= size:
                 return f"{format_decimal(round(value / size, 2), locale=locale)} {symbol}"
     if cldr is not None:
         return str(format_unit(value, cldr, locale=locale))
-    return f"{format_decimal(value, locale=locale)} {unit}"
+    word = unit
+    rule = plural_rule(lang)
+    if len(forms) > 1 and rule is not None and rule.count == len(forms):
+        word = forms[rule.index(value)]
+    elif forms:
+        word = forms[-1]
+    return f"{format_decimal(value, locale=locale)} {word}"
 
 
 def direction(lang: str) -> str:
@@ -753,6 +752,16 @@ def _context(
         forms = page.ui.get(code.name)
         return markdown.json_block(envelope(registry, code, example_message(code, forms)))
 
+    def unit_forms(limit: Limit) -> tuple[str, ...]:
+        """A limit's unit in the page's language, by plural form: the translation of its
+        unit entry, else the registry's singular and plural (none for a CLDR unit)."""
+        if cldr_unit(limit.unit) is not None:
+            return ()
+        translated = page.prose.get(f"limit.{limit.id}.unit")
+        if translated:
+            return tuple(translated.split("\x00"))
+        return (limit.unit_one, limit.unit) if limit.unit_one else (limit.unit,)
+
     def extra(code: Code, declared: ExtraField) -> Raw:
         """A code's value of a declared field as inline Markdown; a dash when it has none."""
         value = code.extra.get(declared.name)
@@ -807,7 +816,9 @@ def _context(
         "Raw": Raw,
         "link": lambda text, target: Raw(f"[{page.md(text)}]({target})"),
         "codespan": lambda text: Raw(markdown.code_span(str(text))),
-        "quantity": lambda value, unit: Raw(markdown.inline(quantity(value, unit, page.lang))),
+        "quantity": lambda value, limit: Raw(
+            markdown.inline(quantity(value, limit.unit, page.lang, unit_forms(limit)))
+        ),
         "anchor": lambda name: "{#" + str(name).replace(" ", "-") + "}",
         "lang": page.lang,
         "source": page.source,

@@ -228,6 +228,7 @@ def read_limit(key: Scalar, node: Node, found: Diagnostics) -> Limit | None:
         maximum=high,
         bounds=bounds,
         mark=key.mark,
+        unit_one=f.text("unit_one") or "",
     )
 
 
