@@ -546,3 +546,26 @@ def test_the_po_read_cache_holds_a_bounded_amount_of_text(monkeypatch: pytest.Mo
 def _cached(module: Any, data: bytes) -> bool:
     key = (hashlib.sha256(data).digest(), "de.po", "de", "messages")
     return key in module._READ_CACHE
+
+
+def test_a_translated_limit_unit_re_renders_the_code_pages_that_show_it(
+    run: Run, project: Path
+) -> None:
+    """A code page shows its limits' units in its language: a change to a unit's translation
+    must reach it through the page cache (it did not: the key left the unit out)."""
+    assert run("generate", "--force", cwd=project).code == 0
+    po = project / "locales" / "de" / "LC_MESSAGES" / "docs.po"
+    text = po.read_text("utf-8")
+    entry = 'msgctxt "limit.llm_retry_attempts.unit"\nmsgid "attempt"\nmsgid_plural "attempts"\n'
+    assert entry + 'msgstr[0] "Versuch"\nmsgstr[1] "Versuche"\n' in text
+    po.write_text(
+        text.replace(
+            entry + 'msgstr[0] "Versuch"\nmsgstr[1] "Versuche"\n',
+            entry + 'msgstr[0] "Anlauf"\nmsgstr[1] "Anläufe"\n',
+        ),
+        "utf-8",
+    )
+    assert run("generate", cwd=project).code == 0
+    page = (project / "site/docs/de/codes/llm_retries_exhausted.md").read_text("utf-8")
+    assert "3 Anläufe" in page and "3 Versuche" not in page
+    assert run("check", cwd=project).code == 0

@@ -430,7 +430,7 @@ def _code_page_keys(
         shared = (
             f"layer.{code.layer}.title",
             f"recovery.{code.recovery.kind if code.recovery else ''}",
-            *(f"limit.{limit}.bounds" for limit in code.limits),
+            *(f"limit.{limit}.{part}" for limit in code.limits for part in ("bounds", "unit")),
         )
         prose = sorted(
             [*owned.get(code.name, ()), *owned.get("adapter", ())]
