@@ -567,5 +567,5 @@ def test_a_translated_limit_unit_re_renders_the_code_pages_that_show_it(
     )
     assert run("generate", cwd=project).code == 0
     page = (project / "site/docs/de/codes/llm_retries_exhausted.md").read_text("utf-8")
-    assert "3 Anläufe" in page and "3 Versuche" not in page
+    assert "| 3 Anläufe | 1 Anlauf" in page and "| 3 Versuche |" not in page
     assert run("check", cwd=project).code == 0
