@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -204,7 +205,10 @@ def test_the_code_table_sorts(page: Any, server: str) -> None:
     column = page.locator(".eb-sortable thead th", has_text="HTTP")
 
     def http_column() -> list[int]:
-        cells = page.locator(".eb-sortable tbody tr td:nth-child(4)")
+        index = [heading_text(th) for th in page.locator(".eb-sortable thead th").all()].index(
+            "HTTP"
+        )
+        cells = page.locator(f".eb-sortable tbody tr td:nth-child({index + 1})")
         return [int(cells.nth(i).inner_text()) for i in range(cells.count())]
 
     original = http_column()
@@ -619,7 +623,7 @@ def test_the_finder_filters_by_name_number_and_chip(
     field.fill("")
     assert len(_shown(page)) == total
     # A chip: the shape "action"; a second chip of the same column widens the choice.
-    group = page.get_by_role("group", name=heading_text(page.locator("thead th").nth(2)))
+    group = page.get_by_role("group", name=heading_text(page.locator("thead th").nth(3)))
     action = group.get_by_role("button", name="action", exact=True)
     assert action.get_attribute("aria-pressed") == "false"
     action.click()
@@ -632,6 +636,10 @@ def test_the_finder_filters_by_name_number_and_chip(
     field.fill("")
     action.click()
     assert len(_shown(page)) == total
+    # A code's title, in the page's language, finds its row (the second column holds it).
+    field.fill(str(se.title(se.ErrorCode.LLM_RETRIES_EXHAUSTED, lang)))
+    assert _shown(page) == ["LLM_RETRIES_EXHAUSTED"]
+    field.fill("")
     if device == "phone":
         # Each row is a card: no sideways scrolling, every cell under its column's name.
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -723,4 +731,72 @@ def test_arabic_reads_right_to_left_with_code_left_to_right(page: Any, server: s
         r.setEnd(e.firstChild, 1); return r.getBoundingClientRect().x; }"""
     )
     assert box is not None and abs(sign - box["x"]) < 1  # the minus is the leftmost glyph
+    assert page.problems == []
+
+
+# --- A code's title (issue 18, "what to build" 2 and 7). -----------------------------------
+
+
+def test_a_codes_own_search_entry_is_titled_with_its_name_and_title(built: Path) -> None:
+    """What a search result leads with for a code's page: "CODE: Title", in the language."""
+    for lang in LANGUAGES:
+        index = json.loads((built / lang / "search" / "search_index.json").read_text("utf-8"))
+        titles = {doc["location"]: doc["title"] for doc in index["docs"]}
+        for code in se.ErrorCode:
+            own = titles[f"codes/{code.value.lower()}/"]
+            assert own == f"{code.value}: {se.title(code, lang)}", lang
+
+
+def _ranked(page: Any, query: str) -> list[tuple[str, str]]:
+    """The pages a search for ``query`` lists, best first: (path, the title it shows). The
+    field is emptied first, so that no result of the previous query is read."""
+    field = page.locator(".md-search__input")
+    field.fill("")
+    field.press("End")  # Material searches on key events
+    page.wait_for_function("() => !document.querySelector('.md-search-result__item')")
+    field.fill(query)
+    field.press("End")
+    page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0")
+    items = page.locator(".md-search-result__item")
+    found = []
+    for i in range(min(items.count(), 3)):
+        href = items.nth(i).locator("a").first.get_attribute("href") or ""
+        path = page.evaluate("h => new URL(h, location.href).pathname", href)
+        found.append((path, heading_text(items.nth(i).locator("article h1").first)))
+    return found
+
+
+#: What Material's search says while it starts, in each language (the first words of
+#: "search.result.initializer"): a query typed before then is lost.
+SEARCH_STARTING = "/^\\s*(initiali|suche wird|検索を初期化|inicializ|inicjow|بدء البحث)/i"
+#: Codes whose own page a search must rank first, by their title and by their name in words:
+#: one whose title is its name, some whose title says it in other words, and titles whose
+#: short words ("de" in Spanish) or Japanese script once led search elsewhere.
+RANKED = (
+    se.ErrorCode.PERMISSION_DENIED,
+    se.ErrorCode.ACTION_TIMEOUT,
+    se.ErrorCode.SNAPSHOT_TOO_LARGE,
+    se.ErrorCode.LLM_RETRIES_EXHAUSTED,
+    se.ErrorCode.MODEL_BASE_URL_MISSING,
+    se.ErrorCode.LIMIT_OUT_OF_RANGE,
+    se.ErrorCode.TOO_MANY_ACTIONS,
+)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_ranks_a_codes_own_page_first_for_its_title_and_its_name(
+    page: Any, server: str, lang: str
+) -> None:
+    page.goto(f"{server}{lang}/")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.wait_for_function(  # the worker is ready once the meta no longer says it starts
+        "() => { const m = document.querySelector('.md-search-result__meta');"
+        " return m && !STARTING.test(m.textContent); }".replace("STARTING", SEARCH_STARTING)
+    )
+    for code in RANKED:
+        title = str(se.title(code, lang))
+        for query in (title, code.value.lower().replace("_", " ")):
+            ranked = _ranked(page, query)
+            own = f"{BASE_PATH}{lang}/codes/{code.value.lower()}/"
+            assert ranked[0] == (own, f"{code.value}: {title}"), (query, ranked)
     assert page.problems == []

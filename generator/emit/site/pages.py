@@ -33,7 +33,7 @@ from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
 from ...names import header as header_line
 from ...registry import placeholders, schema
-from ...registry.model import Code, Envelope, ExtraField, Limit, Registry
+from ...registry.model import Code, Envelope, ExtraField, Limit, Registry, title_context
 from ...registry.validate import semver
 from .. import Files
 from ..render import render
@@ -443,6 +443,7 @@ def _code_page_keys(
             repr(registry.layer(code.layer)),
             repr([registry.limit(limit) for limit in code.limits]),
             repr(page.ui.get(code.name)),
+            repr(page.ui.get(title_context(code.name))),
             repr(prose),
         )
 
@@ -739,6 +740,13 @@ def _context(
         text = code.message.plural or code.message.text
         return Text(placeholders.shown(text), page.lang == page.source)
 
+    def code_title(code: Code) -> Text:
+        """The code's title in the page's language (its UI translation), else as written."""
+        forms = page.ui.get(title_context(code.name))
+        if forms:
+            return Text(forms[0], True)
+        return Text(code.title, page.lang == page.source)
+
     def example(code: Code) -> str:
         """The code's example on every wire the generated package has, as tabs; or its
         envelope alone, when the package cannot make one (a registry without shapes)."""
@@ -801,6 +809,7 @@ def _context(
         "quote": page.quote,
         "first": first_sentence,
         "ui_message": ui_message,
+        "code_title": code_title,
         "example": example,
         "extra": extra,
         "recovery_kinds": {kind.id: kind.summary for kind in registry.recovery_kinds},

@@ -19,13 +19,37 @@
   // Search reads a leading minus as "must not contain": a minus before a number (a
   // JSON-RPC code such as -32034) is taken off what search reads, not off what the reader
   // sees. Words are split at the same characters as in the pages (see mkdocs.<lang>.yml).
+  // Japanese is written without spaces: the pages are split into words when they are
+  // indexed, but a query is one word unless it is split too, and a whole title such as
+  // "権限がありません" would find nothing. So a query is split where its script changes
+  // (kanji, hiragana, katakana, anything else): search then finds each part, and
+  // segments runs of kanji itself.
+  // Search reads every word as the start of a word ("de" finds "denegado"), so a short
+  // word such as "de" or "to" in a title would find pages by unrelated words. A short
+  // word the reader has finished (one followed by another) is read as a whole word instead
+  // ("~0": no letter may differ), and a stop word then drops out. Not so the parts of a
+  // Japanese query split above: "多" must still find "多すぎ".
+  var SCRIPT_RUN = /\p{sc=Han}+|\p{sc=Hiragana}+|[\p{sc=Katakana}\u30fc]+|[^\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u30fc]+/gu;
+  var SHORT_WORD = /^\p{L}{1,3}$/u;
+  var JAPANESE = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
+  function searchable(query) {
+    var text = query.replace(/(^|\s)-(?=\d)/g, "$1");
+    if (JAPANESE.test(text)) {
+      text = (text.match(SCRIPT_RUN) || []).join(" ");
+    }
+    var words = text.split(/\s+/);
+    return words.map(function (word, index) {
+      var finished = index < words.length - 1 && words[index + 1] !== "";
+      return finished && SHORT_WORD.test(word) && !JAPANESE.test(word) ? word + "~0" : word;
+    }).join(" ");
+  }
   function searchKeepsSignedNumbers() {
     var input = document.querySelector("input.md-search__input");
     var own = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value");
     if (!input || !own || !own.get || !own.set) return;
     Object.defineProperty(input, "value", {
       configurable: true,
-      get: function () { return own.get.call(this).replace(/(^|\s)-(?=\d)/g, "$1"); },
+      get: function () { return searchable(own.get.call(this)); },
       set: function (value) { own.set.call(this, value); }
     });
   }
