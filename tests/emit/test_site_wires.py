@@ -17,9 +17,13 @@ from .test_site import LANGUAGES, browser, built, server  # noqa: F401  (fixture
 CODES = (se.ErrorCode.PERMISSION_DENIED, se.ErrorCode.REQUEST_TOO_LARGE)
 
 
-@pytest.fixture
-def reader(browser: Any) -> Any:  # noqa: F811  (the fixture imported above)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+#: A desktop and a 390 px phone.
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def reader(browser: Any, request: pytest.FixtureRequest) -> Any:  # noqa: F811
+    context = browser.new_context(viewport=VIEWPORTS[request.param])
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     yield context.new_page()
     context.close()
@@ -36,7 +40,9 @@ def test_each_tab_shows_what_the_runtime_returns(reader: Any, server: str, lang:
         reader.goto(f"{server}{lang}/codes/{_slug(code)}/")
         tabs = reader.locator(".tabbed-set").first
         for wire, value in expected(code, lang).items():
-            tabs.locator(".tabbed-labels label", has_text=labels[wire]).first.click()
+            label = tabs.locator(".tabbed-labels label", has_text=labels[wire]).first
+            assert label.is_visible()  # every tab in sight, on a phone too: labels wrap
+            label.click()
             shown = tabs.locator(".tabbed-block:visible pre code").first.inner_text()
             if wire == "http":
                 status, headers, body = cast("tuple[int, dict[str, str], bytes]", value)
