@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 import surface_errors as se
+from surface_errors.codes import SHAPES
 
 from ..conftest import MINIMAL, ROOT, Run, make_project
 
@@ -574,6 +575,28 @@ def said(lang: str, text: str, **values: object) -> str:
     return found % values if values else found
 
 
+@functools.cache
+def reference_text(lang: str) -> dict[str, str]:
+    """The registry's reference prose in ``lang`` (its docs.po), by msgctxt."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "locales" / lang / "LC_MESSAGES" / "docs.po"
+    if not path.exists():
+        return {}
+    with path.open("rb") as stream:
+        catalog = read_po(stream)
+    return {str(m.context): str(m.string) for m in catalog if m.context and m.string}
+
+
+def shape_title(lang: str, shape: str) -> str:
+    """A shape's title as a page in ``lang`` shows it (the registry's words in English)."""
+    return reference_text(lang).get(f"shape.{shape}.title") or SHAPES[se.Shape(shape)].title
+
+
+#: The retry policies and their labels, errorbook's own site text.
+RETRY_LABELS = {"never": "Never", "after_fix": "After a fix", "bounded": "Bounded"}
+
+
 def _shown(page: Any) -> list[str]:
     """The names of the codes the table shows, in its order."""
     return [
@@ -624,7 +647,8 @@ def test_the_finder_filters_by_name_number_and_chip(
     assert len(_shown(page)) == total
     # A chip: the shape "action"; a second chip of the same column widens the choice.
     group = page.get_by_role("group", name=heading_text(page.locator("thead th").nth(3)))
-    action = group.get_by_role("button", name="action", exact=True)
+    action = group.locator('.eb-chip[data-value="action"]')  # it filters on the shape's id
+    assert action.inner_text() == shape_title(lang, "action")  # and shows its title
     assert action.get_attribute("aria-pressed") == "false"
     action.click()
     assert action.get_attribute("aria-pressed") == "true"
@@ -706,7 +730,7 @@ def test_finder_screenshots(browser: Any, server: str, lang: str) -> None:
         page = context.new_page()
         page.goto(f"{server}{lang}/codes/")
         page.locator(".eb-finder input").fill("llm")
-        page.locator(".eb-chip", has_text="bounded").first.click()
+        page.locator('.eb-chip[data-value="bounded"]').click()
         page.locator(".eb-finder").scroll_into_view_if_needed()
         suffix = "" if device == "desktop" else "-phone"
         target = ARTIFACTS / f"{lang}-finder{suffix}.png"
@@ -800,3 +824,38 @@ def test_search_ranks_a_codes_own_page_first_for_its_title_and_its_name(
             own = f"{BASE_PATH}{lang}/codes/{code.value.lower()}/"
             assert ranked[0] == (own, f"{code.value}: {title}"), (query, ranked)
     assert page.problems == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_retry_chips_show_labels_and_filter_on_the_policy(
+    browser: Any, server: str, lang: str
+) -> None:
+    context = browser.new_context(locale=lang, **DEVICES["desktop"])
+    page = context.new_page()
+    page.goto(f"{server}{lang}/codes/")
+    _status(page, lang, len(se.ErrorCode))
+    chips = page.locator(".eb-chip[data-value]")
+    shown = {
+        chips.nth(i).get_attribute("data-value"): chips.nth(i).inner_text()
+        for i in range(chips.count())
+    }
+    labels = {policy: said(lang, label) for policy, label in RETRY_LABELS.items()}
+    assert {policy: shown[policy] for policy in labels} == labels
+    for policy in labels:
+        chip = page.locator(f'.eb-chip[data-value="{policy}"]')
+        chip.click()
+        wanted = [c.value for c in se.ErrorCode if str(se.CODES[c].retry) == policy]
+        assert sorted(_shown(page)) == sorted(wanted) and wanted, policy
+        chip.click()
+    # The policy's id finds its rows in any language, as a word of the query.
+    page.locator(".eb-finder input").fill("after_fix")
+    wanted = [c.value for c in se.ErrorCode if str(se.CODES[c].retry) == "after_fix"]
+    assert sorted(_shown(page)) == sorted(wanted)
+    # The legend under the table explains each label.
+    items = page.locator("#legend ~ ul").last.locator("li")
+    explained = {
+        items.nth(i).locator("code").inner_text(): items.nth(i).locator("strong").inner_text()
+        for i in range(items.count())
+    }
+    assert explained == labels
+    context.close()

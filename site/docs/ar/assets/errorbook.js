@@ -99,7 +99,10 @@
   // cells): nothing here is English. A query's words must each match the row: a number
   // (503, -32034) equals a cell of a number column, anything else is found in any cell,
   // case-insensitively, with underscores and dots read as spaces. Chips of one column
-  // widen the choice (either), chips of different columns narrow it (both).
+  // widen the choice (either), chips of different columns narrow it (both). A cell that
+  // shows a label for an id (a layer, a shape, a retry policy) carries the id in
+  // data-eb-value: its chip filters on the id and shows the label, and a word of the query
+  // may name the id too ("after_fix" in any language).
   var CHIP_COLUMNS = { layer: true, shape: true, retry: true, field: true };
   var NUMBER_COLUMNS = { http: true, jsonrpc: true, field: true };
   var MOST_CHIPS = 24;  // a column with more distinct values (not the layer) gets none
@@ -120,7 +123,14 @@
       var cells = Array.prototype.map.call(row.cells, function (cell) {
         return cell.textContent.trim();
       });
-      return { row: row, cells: cells, text: words(cells.join(" | ")) };
+      var values = Array.prototype.map.call(row.cells, function (cell, column) {
+        var marked = cell.querySelector("[data-eb-value]");
+        return marked ? marked.getAttribute("data-eb-value") : cells[column];
+      });
+      var ids = values.filter(function (value, column) { return value !== cells[column]; });
+      return {
+        row: row, cells: cells, values: values, text: words(cells.concat(ids).join(" | "))
+      };
     });
     var id = "eb-finder-" + index;
     var label = document.createElement("label");
@@ -140,10 +150,13 @@
     var chosen = {};  // column index -> {value: true}
     kinds.forEach(function (kind, column) {
       if (!CHIP_COLUMNS[kind] || column >= headers.length) return;
-      var values = [];
+      var values = [], labels = Object.create(null);
       rows.forEach(function (r) {
-        var value = r.cells[column];
-        if (value && value !== NONE && values.indexOf(value) < 0) values.push(value);
+        var value = r.values[column];
+        if (value && value !== NONE && values.indexOf(value) < 0) {
+          values.push(value);
+          labels[value] = r.cells[column];
+        }
       });
       if (values.length < 2 || (kind !== "layer" && values.length > MOST_CHIPS)) return;
       var group = document.createElement("div");
@@ -155,12 +168,13 @@
       name.id = id + "-group-" + column;
       name.textContent = headers[column];
       group.appendChild(name);
-      chosen[column] = {};
+      chosen[column] = Object.create(null);  // ids such as "constructor" are only ids
       values.forEach(function (value) {
         var chip = document.createElement("button");
         chip.type = "button";
         chip.className = "eb-chip";
-        chip.textContent = value;
+        chip.textContent = labels[value];
+        chip.setAttribute("data-value", value);
         chip.setAttribute("aria-pressed", "false");
         chip.addEventListener("click", function () {
           var on = chip.getAttribute("aria-pressed") !== "true";
@@ -194,7 +208,7 @@
       rows.forEach(function (r) {
         var visible = tokens.every(function (token) { return matches(r, token); }) &&
           Object.keys(chosen).every(function (column) {
-            return !Object.keys(chosen[column]).length || chosen[column][r.cells[column]];
+            return !Object.keys(chosen[column]).length || chosen[column][r.values[column]];
           });
         r.row.hidden = !visible;
         if (visible) shown += 1;
