@@ -12,6 +12,11 @@ PYTHON ?= $(firstword $(foreach p,/usr/bin/python3 python3,$(shell $(p) -c '$(CA
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The MCP SDK's other major version: the dev extra installs 2.x, and the peer tests
+# (tests/runtime/test_peers.py) read every MCP message with 1.x too, which still serves many
+# clients. One environment cannot hold both, so 1.x and what it needs go into a folder of
+# their own, which the test puts first on the path of a process of its own.
+MCP1 := 'mcp>=1.20,<2'
 export NO_MKDOCS_2_WARNING = 1
 
 .PHONY: all setup generate site site-build site-strings check test ts-test lint typecheck example bench fuzz reliability clean
@@ -22,6 +27,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --upgrade --target $(VENV)/mcp1 $(MCP1)
 	touch $(STAMP)
 
 setup: $(STAMP)

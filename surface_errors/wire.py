@@ -23,6 +23,7 @@ import itertools
 import json
 import re
 from collections.abc import Mapping
+from typing import overload
 
 from ._format import add_request_id, check_params, code_info, merge_params
 from .codes import (
@@ -40,7 +41,8 @@ from .envelope import Classified, Envelope, MalformedEnvelope, Outcome, classify
 from .i18n import Translator, translator
 
 PROBLEM_JSON = "application/problem+json"
-JsonRpcId = int | str | None
+#: The id of a JSON-RPC request: a response carries the id of the request it answers.
+JsonRpcId = int | str
 _TYPE_PREFIX = "type.googleapis.com/google.rpc."
 _TOOL_TEXT = re.compile(r"\AError (\S+) \(")  # any name the registry's naming rule allows
 #: The largest HTTP body :func:`from_http` reads by default, in bytes.
@@ -384,9 +386,25 @@ def _agent_data(outcome: Classified) -> dict[str, object]:
     return data
 
 
-def to_mcp(envelope: Envelope, rpc_id: JsonRpcId = None) -> dict[str, object]:
+@overload
+def to_mcp(envelope: Envelope, rpc_id: JsonRpcId, /) -> dict[str, object]: ...
+@overload
+def to_mcp(envelope: Envelope, /, *, request: Mapping[str, object]) -> dict[str, object]: ...
+def to_mcp(
+    envelope: Envelope,
+    rpc_id: JsonRpcId | None = None,
+    /,
+    *,
+    request: Mapping[str, object] | None = None,
+) -> dict[str, object]:
     """A JSON-RPC response: an error object for a failure in the error form, a tool result
-    marked ``isError`` for one inside a result. Both carry the recovery hint for the agent."""
+    marked ``isError`` for one inside a result. Both carry the recovery hint for the agent.
+
+    The response answers one request, so it carries that request's id: ``rpc_id`` (an int or
+    a string), or the ``id`` of ``request``, the JSON-RPC request itself. One of the two is
+    required, and no id is ever made up: a client matches a response to its request by id,
+    and one with another id, or ``null``, leaves the call waiting until it times out."""
+    rpc_id = _response_id(rpc_id, request)
     outcome = classify(envelope)
     data = _agent_data(outcome)
     info = _known(outcome)
@@ -409,6 +427,30 @@ def to_mcp(envelope: Envelope, rpc_id: JsonRpcId = None) -> dict[str, object]:
             "structuredContent": {"ok": True, "result": {"error": {**dict(outcome.error), **data}}},
         },
     }
+
+
+def _response_id(rpc_id: object, request: Mapping[str, object] | None) -> JsonRpcId:
+    """The id a response to ``request`` (or to the request whose id is ``rpc_id``) carries;
+    a TypeError when there is none to echo, or a ValueError when the request is a
+    notification, which gets no response at all."""
+    if request is not None:
+        if rpc_id is not None:
+            raise TypeError("to_mcp takes the request id or the request, not both")
+        if not isinstance(request, Mapping):
+            raise TypeError(
+                f"request must be a JSON-RPC request object, not {type(request).__name__}"
+            )
+        if "id" not in request:
+            raise ValueError("the request is a notification (it has no id): it gets no response")
+        rpc_id = request["id"]
+    elif rpc_id is None:
+        raise TypeError(
+            "to_mcp needs the id of the request it answers (rpc_id), or the request itself "
+            "(request=): a response with a null id is never matched to its request"
+        )
+    if isinstance(rpc_id, bool) or not isinstance(rpc_id, int | str):
+        raise TypeError(f"a JSON-RPC request id is an int or a string, not {type(rpc_id).__name__}")
+    return rpc_id
 
 
 def from_mcp(message: Mapping[str, object]) -> Classified:

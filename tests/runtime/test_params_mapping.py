@@ -168,7 +168,7 @@ def test_odd_names_reach_every_message_through_params(odd: ModuleType) -> None:
     details = odd.to_error_details("DOOR_CLOSED", params=VALUES)
     assert details[0]["metadata"]["class"] == "<class>"
     assert details[-1]["message"] == EXPECTED
-    mcp = odd.to_mcp(built)
+    mcp = odd.to_mcp(built, 1)
     assert mcp["error"]["message"] == EXPECTED and mcp["error"]["data"]["params"] == VALUES
     assert odd.from_mcp(mcp).code is odd.ErrorCode.DOOR_CLOSED
     assert EXPECTED in odd.to_tool_result(built)["content"][0]["text"]

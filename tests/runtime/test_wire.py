@@ -336,3 +336,27 @@ def test_reading_value_after_checking_only_ok_does_not_compile(tmp_path: Path) -
     assert "error TS2339: Property 'value' does not exist" in bad.stdout, bad.stdout
     good = tsc(tmp_path, GOOD)
     assert good.returncode == 0, good.stdout
+
+
+def test_a_json_rpc_response_carries_the_id_of_its_request() -> None:
+    """JSON-RPC 2.0: a response has the id of the request it answers; a client matches them
+    by id, and an answer with a null id is never matched (both MCP SDKs refuse it)."""
+    protocol = se.failure("NOT_CONFIGURED")
+    action = se.failure("PERMISSION_DENIED", action="pay")
+    for sample in (protocol, action):
+        assert se.to_mcp(sample, 7)["id"] == 7
+        assert se.to_mcp(sample, "call-7")["id"] == "call-7"
+        request = {"jsonrpc": "2.0", "id": "abc", "method": "tools/call", "params": {}}
+        assert se.to_mcp(sample, request=request)["id"] == "abc"
+        with pytest.raises(TypeError, match="needs the id of the request"):
+            se.to_mcp(sample)  # type: ignore[call-overload]
+        with pytest.raises(TypeError, match="an int or a string, not NoneType"):
+            se.to_mcp(sample, request={"jsonrpc": "2.0", "id": None, "method": "x"})
+        with pytest.raises(TypeError, match="an int or a string, not bool"):
+            se.to_mcp(sample, True)
+        with pytest.raises(TypeError, match="an int or a string, not float"):
+            se.to_mcp(sample, 1.5)  # type: ignore[call-overload]
+        with pytest.raises(TypeError, match="not both"):
+            se.to_mcp(sample, 1, request=request)  # type: ignore[call-overload]
+        with pytest.raises(ValueError, match="notification"):
+            se.to_mcp(sample, request={"jsonrpc": "2.0", "method": "notifications/x"})
