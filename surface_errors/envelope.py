@@ -24,7 +24,7 @@ from typing import Literal, TypedDict
 
 # check_params, fill and source_template lived here before _format.py took them; importing
 # each "as" itself re-exports it, so callers that import them from this module keep working.
-from ._format import add_request_id, code_info, merge_params
+from ._format import add_request_id, check_values, code_info, merge_params
 from ._format import check_params as check_params
 from ._format import fill as fill
 from ._format import source_template as source_template
@@ -173,6 +173,7 @@ def _body(
     _emittable(info, stacklevel + 1)
     params = add_request_id(info, params, request_id)  # the message shows the same id
     check_params(info, params)  # also with a message of the caller's: params travel too
+    check_values(info, params)  # as JSON, so each of its declared type
     if message is None:
         if locale is None:
             message = format_message(info.code, params=params)

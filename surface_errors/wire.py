@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import overload
 
-from ._format import add_request_id, check_params, code_info, merge_params
+from ._format import add_request_id, check_params, check_values, code_info, merge_params
 from .codes import (
     CODES,
     ERROR_DOMAIN,
@@ -132,6 +132,7 @@ def _problem(
 ) -> dict[str, object]:
     params = add_request_id(info, params, request_id)
     check_params(info, params)
+    check_values(info, params)
     words = translator(locale)
     problem: dict[str, object] = {
         "type": info.docs_url,
@@ -201,6 +202,7 @@ def to_error_details(
     info = code_info(code)
     values = add_request_id(info, merge_params(info, params, keywords), request_id)
     check_params(info, values)
+    check_values(info, values)
     delay = _retry_delay(info, values) if info.retry is Retry.BOUNDED else None
     metadata = {name: str(value) for name, value in values.items()}
     metadata["layer"] = info.layer.value
@@ -324,6 +326,12 @@ def _nests_deeper(text: str, limit: int) -> bool:
     return max(itertools.accumulate(steps), default=0) > limit
 
 
+def _not_a_number(constant: str) -> object:
+    """Python's json reads ``NaN``, ``Infinity`` and ``-Infinity``; JSON has no such numbers,
+    and a strict peer refuses a body with one, so :func:`from_http` refuses it too."""
+    raise ValueError(f"{constant} is not a JSON number")
+
+
 def from_http(
     status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES, max_depth: int = MAX_JSON_DEPTH
 ) -> Classified:
@@ -354,7 +362,7 @@ def from_http(
             f"{max_depth} levels (see from_http's max_depth)"
         )
     try:
-        envelope = json.loads(text)
+        envelope = json.loads(text, parse_constant=_not_a_number)
     except (ValueError, RecursionError) as exc:  # a max_depth deeper than the stack allows
         raise MalformedEnvelope(f"the HTTP body is not JSON: {exc}") from None
     outcome = classify(envelope)

@@ -244,7 +244,8 @@ PLACEHOLDER = ObjectSchema(
             "type",
             "choice",
             False,
-            "`text` (default) or `integer`; a count must be an integer.",
+            "`text` (default) or `integer`; a count must be an integer. The generated "
+            "package refuses a value of another type wherever values travel.",
             PLACEHOLDER_TYPES,
         ),
     ),

@@ -54,7 +54,7 @@ def test_the_problem_title_is_the_codes_title_in_the_requested_language(lang: st
     assert set(written) == {code.value for code in se.ErrorCode}
     for code in se.ErrorCode:
         info = se.CODES[code]
-        params = {name: 3 for name in info.placeholders}
+        params = {name: 3 if name in info.integers else "3" for name in info.placeholders}
         problem = se.to_problem(code, lang, params=params)
         assert problem["title"] == written[code.value] != info.title
         assert se.title(code, lang) == written[code.value]

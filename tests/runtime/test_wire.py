@@ -24,7 +24,7 @@ TSC = ROOT / "ts" / "node_modules" / ".bin" / "tsc"
 def params_for(code: se.ErrorCode) -> dict[str, Any]:
     info = se.CODES[code]
     return {
-        name: (3 if name == info.count else f"v-{name}")
+        name: (3 if name in info.integers else f"v-{name}")
         for name in info.placeholders
         if name != "request_id"
     }
@@ -124,16 +124,17 @@ def test_a_problems_title_is_the_same_for_every_occurrence(code: se.ErrorCode) -
     """RFC 9457: a short summary of the problem type that does not change from occurrence to
     occurrence: no placeholder, no value, whatever the parameters; in a locale's words."""
     info = se.CODES[code]
+
+    def values(value: int) -> dict[str, object]:
+        return {p: value if p in info.integers else str(value) for p in info.placeholders}
+
     for locale in ("en", "de", "ja"):
-        titles = {
-            str(se.to_problem(code, locale, params={p: value for p in info.placeholders})["title"])
-            for value in (7, 8)
-        }
+        titles = {str(se.to_problem(code, locale, params=values(v))["title"]) for v in (7, 8)}
         assert len(titles) == 1
         (title,) = titles
         assert "{" not in title and "7" not in title and "8" not in title
         assert title == se.title(code, locale)
-    assert se.to_problem(code, params={p: 7 for p in info.placeholders})["title"] == info.title
+    assert se.to_problem(code, params=values(7))["title"] == info.title
 
 
 def test_retry_info_carries_the_delay() -> None:
@@ -245,11 +246,21 @@ def test_retry_after_is_written_as_a_protobuf_duration(seconds: int, expected: s
 
 @pytest.mark.parametrize(
     "seconds",
-    [-5, -1, 315_576_000_001, 10**400, 10**5000, -(10**5000)],
-    ids=["-5", "-1", "one second too long", "10**400", "10**5000", "-10**5000"],
+    [-5, -1, 315_576_000_001, 2**53 - 1],
+    ids=["-5", "-1", "one second too long", "2**53 - 1"],
 )
 def test_a_retry_delay_no_duration_can_hold_is_refused(seconds: int) -> None:
     with pytest.raises(ValueError, match="LLM_RATE_LIMITED: retry_after"):
+        se.to_error_details("LLM_RATE_LIMITED", retry_after=seconds)
+
+
+@pytest.mark.parametrize(
+    "seconds",
+    [2**53, 10**400, 10**5000, -(10**5000)],
+    ids=["2**53", "10**400", "10**5000", "-10**5000"],
+)
+def test_a_retry_delay_no_json_peer_reads_exactly_is_refused_first(seconds: int) -> None:
+    with pytest.raises(ValueError, match="LLM_RATE_LIMITED: placeholder 'retry_after' is outside"):
         se.to_error_details("LLM_RATE_LIMITED", retry_after=seconds)
 
 

@@ -45,11 +45,45 @@ test("every code round-trips through its declared shape", () => {
   for (const code of Object.values(ErrorCode)) {
     const info = CODES[code];
     const params: Record<string, string | number> = {};
-    for (const name of info.placeholders) params[name] = name === info.count ? 3 : "x";
+    for (const name of info.placeholders) params[name] = info.integers.includes(name) ? 3 : "x";
     const outcome = classify(failure(code, params));
     assert.equal(outcome.outcome, info.shape === "protocol" ? "protocol_failure" : "action_failure");
     assert.ok("code" in outcome && outcome.code === code);
   }
+});
+
+test("a placeholder value of another type than declared is refused", () => {
+  for (const value of [NaN, Infinity, -Infinity, 60.5, "60"]) {
+    assert.throws(() => failure(ErrorCode.LLM_TIMEOUT, { seconds: value }), {
+      name: "TypeError",
+      message: /^LLM_TIMEOUT: placeholder 'seconds' must be an integer, not /,
+    });
+  }
+  for (const value of [2 ** 53, -(2 ** 53), 1e300]) {
+    assert.throws(() => failure(ErrorCode.LLM_TIMEOUT, { seconds: value }), {
+      name: "RangeError",
+      message: /^LLM_TIMEOUT: placeholder 'seconds' is outside/,
+    });
+  }
+  assert.equal(classify(failure(ErrorCode.LLM_TIMEOUT, { seconds: 2 ** 53 - 1 })).outcome, "protocol_failure");
+  for (const value of [7, NaN]) {
+    assert.throws(() => failure(ErrorCode.PERMISSION_DENIED, { action: value }), {
+      name: "TypeError",
+      message: /^PERMISSION_DENIED: placeholder 'action' must be a string, not /,
+    });
+  }
+  for (const value of ["\uD800", "pay\uDFFF"]) {
+    assert.throws(() => failure(ErrorCode.PERMISSION_DENIED, { action: value }), {
+      name: "RangeError",
+      message: /^PERMISSION_DENIED: placeholder 'action' has a lone surrogate/,
+    });
+  }
+  const smile = failure(ErrorCode.PERMISSION_DENIED, { action: "pay \u{1F600}" });
+  assert.doesNotThrow(() => JSON.parse(JSON.stringify(smile)));
+  // the values that travel are JSON: what goes out comes back the same
+  const back = classify(JSON.parse(JSON.stringify(failure(ErrorCode.TOO_MANY_ACTIONS, { count: 80, maximum: 64 }))));
+  assert.ok(back.outcome !== "success");
+  assert.deepEqual(back.error["params"], { count: 80, maximum: 64 });
 });
 
 test("messages in German and Japanese", () => {

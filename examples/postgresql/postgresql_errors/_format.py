@@ -24,6 +24,13 @@ Fill = Callable[[dict[str, object]], str]
 #: Fields that join() fills with one f-string; a longer template is joined from such pieces.
 FIELDS_AT_ONCE = 4
 
+#: The largest integer every JSON peer reads exactly: I-JSON (RFC 7493) keeps integers within
+#: what an IEEE 754 double holds, as a JavaScript client reads every number.
+MAX_JSON_INTEGER = 2**53 - 1
+
+#: A surrogate code point: UTF-8 cannot carry one alone, so neither can a JSON text.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 def code_info(code: ErrorCode | str) -> CodeInfo:
     """The registry's facts for ``code``, given as a member or as its name.
@@ -67,7 +74,12 @@ def add_request_id(
     info: CodeInfo, params: dict[str, object], request_id: str | None
 ) -> dict[str, object]:
     """``params`` with the ``request_id`` keyword filling the code's placeholder of that name,
-    if it has one; the same value in ``params`` too is a TypeError, as for any other name."""
+    if it has one; the same value in ``params`` too is a TypeError, as for any other name, and
+    so is a request id that is not a str."""
+    if request_id is not None and not isinstance(request_id, str):
+        raise TypeError(
+            f"{info.code.value}: request_id must be a str, not {type(request_id).__name__}"
+        )
     if request_id is None or "request_id" not in info.placeholders:
         return params
     if "request_id" in params:
@@ -94,7 +106,43 @@ def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
     if info.count is not None:
         count = params[info.count]
         if not isinstance(count, int) or isinstance(count, bool):
-            raise TypeError(f"{info.code.value}: placeholder {info.count!r} must be an int")
+            raise TypeError(
+                f"{info.code.value}: placeholder {info.count!r} must be an int, "
+                f"not {type(count).__name__}"
+            )
+
+
+def check_values(info: CodeInfo, params: Mapping[str, object]) -> None:
+    """Raise naming the code and the placeholder when a value is not of the type the
+    registry declares for it, as JSON carries it to every peer: an ``integer`` placeholder
+    takes an int (not a bool) within ±:data:`MAX_JSON_INTEGER`, a ``text`` one a str that
+    UTF-8 can encode. A TypeError for the type (NaN and the infinities are floats), a
+    ValueError for a value out of range.
+
+    Called, after :func:`check_params`, wherever values travel as data: envelopes, problem
+    objects, error details. A message alone shows ``str()`` of whatever it is given."""
+    for name in info.placeholders:
+        value = params[name]
+        if name in info.integers:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(
+                    f"{info.code.value}: placeholder {name!r} must be an int, "
+                    f"not {type(value).__name__}"
+                )
+            if not -MAX_JSON_INTEGER <= value <= MAX_JSON_INTEGER:
+                raise ValueError(
+                    f"{info.code.value}: placeholder {name!r} is outside "
+                    f"±{MAX_JSON_INTEGER}, the integers every JSON peer reads exactly"
+                )
+        elif not isinstance(value, str):
+            raise TypeError(
+                f"{info.code.value}: placeholder {name!r} must be a str, not {type(value).__name__}"
+            )
+        elif not value.isascii() and _SURROGATE.search(value):
+            raise ValueError(
+                f"{info.code.value}: placeholder {name!r} has a lone surrogate, which "
+                "UTF-8, and so JSON, cannot carry"
+            )
 
 
 def split(template: str, allowed: Collection[str]) -> tuple[list[str], list[str]] | None:

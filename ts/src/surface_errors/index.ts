@@ -68,6 +68,8 @@ export interface CodeInfo {
   readonly httpStatus: number;
   readonly jsonrpcCode: number | null;
   readonly placeholders: readonly string[];
+  /** The placeholders whose values are whole numbers; the others take text. */
+  readonly integers: readonly string[];
   readonly count: string | null;
   readonly message: string;
   readonly messagePlural: string | null;
@@ -89,6 +91,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 503,
     jsonrpcCode: -32001,
     placeholders: [],
+    integers: [],
     count: null,
     message: "Surface is not set up yet, so it cannot answer requests.",
     messagePlural: null,
@@ -107,6 +110,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 503,
     jsonrpcCode: -32002,
     placeholders: [],
+    integers: [],
     count: null,
     message: "No address is configured for the AI model provider.",
     messagePlural: null,
@@ -125,6 +129,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 503,
     jsonrpcCode: -32003,
     placeholders: ["setting", "value", "min", "max"],
+    integers: [],
     count: null,
     message: "The setting {setting} is {value}; it must be at least {min} and at most {max}, in the setting's own unit.",
     messagePlural: null,
@@ -143,6 +148,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 400,
     jsonrpcCode: -32600,
     placeholders: [],
+    integers: [],
     count: null,
     message: "The request could not be understood.",
     messagePlural: null,
@@ -161,6 +167,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 400,
     jsonrpcCode: -32010,
     placeholders: ["requested"],
+    integers: [],
     count: null,
     message: "This client uses protocol version {requested}, which this runtime does not support.",
     messagePlural: null,
@@ -179,6 +186,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 403,
     jsonrpcCode: -32011,
     placeholders: ["capability"],
+    integers: [],
     count: null,
     message: "The capability {capability} is not available to this client.",
     messagePlural: null,
@@ -197,6 +205,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 413,
     jsonrpcCode: -32012,
     placeholders: [],
+    integers: [],
     count: null,
     message: "The request is too large to be accepted.",
     messagePlural: null,
@@ -215,6 +224,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["action"],
+    integers: [],
     count: null,
     message: "The action {action} does not exist on this page.",
     messagePlural: null,
@@ -233,6 +243,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["action", "reason"],
+    integers: [],
     count: null,
     message: "The action {action} cannot be used right now. The page gave this reason: {reason}",
     messagePlural: null,
@@ -251,6 +262,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["action"],
+    integers: [],
     count: null,
     message: "The action {action} was not allowed.",
     messagePlural: null,
@@ -269,6 +281,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["field", "problem"],
+    integers: [],
     count: null,
     message: "The parameter {field} has an invalid value. Details: {problem}",
     messagePlural: null,
@@ -287,6 +300,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["action"],
+    integers: [],
     count: null,
     message: "The action {action} failed while it was running.",
     messagePlural: null,
@@ -305,6 +319,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["action", "seconds"],
+    integers: ["seconds"],
     count: "seconds",
     message: "The action {action} ran, but the expected result did not appear within {seconds} second.",
     messagePlural: "The action {action} ran, but the expected result did not appear within {seconds} seconds.",
@@ -323,6 +338,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 200,
     jsonrpcCode: null,
     placeholders: ["action", "seconds"],
+    integers: ["seconds"],
     count: "seconds",
     message: "The action {action} did not finish within {seconds} second.",
     messagePlural: "The action {action} did not finish within {seconds} seconds.",
@@ -341,6 +357,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 422,
     jsonrpcCode: -32020,
     placeholders: [],
+    integers: [],
     count: null,
     message: "This page is too large for the AI agent to read.",
     messagePlural: null,
@@ -359,6 +376,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 422,
     jsonrpcCode: -32021,
     placeholders: ["count", "maximum"],
+    integers: ["count", "maximum"],
     count: "count",
     message: "This page declares {count} action; the limit is {maximum}.",
     messagePlural: "This page declares {count} actions; the limit is {maximum}.",
@@ -377,6 +395,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 502,
     jsonrpcCode: -32030,
     placeholders: ["request_id"],
+    integers: [],
     count: null,
     message: "The AI model provider returned an error. Request ID {request_id}.",
     messagePlural: null,
@@ -395,6 +414,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 504,
     jsonrpcCode: -32031,
     placeholders: ["seconds"],
+    integers: ["seconds"],
     count: "seconds",
     message: "The AI model provider did not answer within {seconds} second.",
     messagePlural: "The AI model provider did not answer within {seconds} seconds.",
@@ -413,6 +433,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 429,
     jsonrpcCode: -32032,
     placeholders: ["retry_after"],
+    integers: ["retry_after"],
     count: "retry_after",
     message: "The AI model provider is busy. Try again in {retry_after} second.",
     messagePlural: "The AI model provider is busy. Try again in {retry_after} seconds.",
@@ -431,6 +452,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 502,
     jsonrpcCode: -32033,
     placeholders: [],
+    integers: [],
     count: null,
     message: "The AI model provider cannot be reached.",
     messagePlural: null,
@@ -449,6 +471,7 @@ export const CODES: { readonly [C in ErrorCode]: CodeInfo } = {
     httpStatus: 503,
     jsonrpcCode: -32034,
     placeholders: ["attempts"],
+    integers: ["attempts"],
     count: "attempts",
     message: "The AI model provider failed on {attempts} attempt, and no more attempts are allowed.",
     messagePlural: "The AI model provider failed on {attempts} attempts in a row, and no more attempts are allowed.",
@@ -730,6 +753,11 @@ function fill(template: string, allowed: readonly string[], params: Readonly<Rec
   return bad ? null : text;
 }
 
+/** A value as an error message names it: a number itself (NaN, Infinity, 1.5), else its type. */
+function describe(value: unknown): string {
+  return typeof value === "number" ? String(value) : value === null ? "null" : typeof value;
+}
+
 function checkParams(info: CodeInfo, params: Readonly<Record<string, unknown>>): void {
   // Own keys only: a placeholder may be named like anything, "constructor" included.
   const missing = info.placeholders.filter((name) => !Object.prototype.hasOwnProperty.call(params, name));
@@ -742,7 +770,7 @@ function checkParams(info: CodeInfo, params: Readonly<Record<string, unknown>>):
     throw new TypeError(`${info.code}: ${problems.join(", ")}`);
   }
   if (info.count !== null && !Number.isInteger(params[info.count])) {
-    throw new TypeError(`${info.code}: placeholder '${info.count}' must be an integer`);
+    throw new TypeError(`${info.code}: placeholder '${info.count}' must be an integer, not ${describe(params[info.count])}`);
   }
 }
 
@@ -792,9 +820,40 @@ export function title(code: ErrorCode, locale?: string): string {
 }
 
 
-/** The envelope for a code, in the shape its registry entry declares. */
+/** A surrogate code point with no partner: UTF-8, and so JSON on the wire, cannot carry it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Placeholder values travel as JSON, so each must be of its declared type: an integer
+ * placeholder takes a safe integer (NaN, the infinities and fractions are refused; beyond
+ * 2^53 - 1 a number is not exact), a text placeholder a string that UTF-8 can carry.
+ */
+function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>): void {
+  for (const name of info.placeholders) {
+    const value = params[name];
+    if (info.integers.includes(name)) {
+      if (typeof value !== "number" || !Number.isInteger(value)) {
+        throw new TypeError(`${info.code}: placeholder '${name}' must be an integer, not ${describe(value)}`);
+      }
+      if (!Number.isSafeInteger(value)) {
+        throw new RangeError(`${info.code}: placeholder '${name}' is outside ±${Number.MAX_SAFE_INTEGER}, the integers every JSON peer reads exactly`);
+      }
+    } else if (typeof value !== "string") {
+      throw new TypeError(`${info.code}: placeholder '${name}' must be a string, not ${describe(value)}`);
+    } else if (LONE_SURROGATE.test(value)) {
+      throw new RangeError(`${info.code}: placeholder '${name}' has a lone surrogate, which UTF-8, and so JSON, cannot carry`);
+    }
+  }
+}
+
+/**
+ * The envelope for a code, in the shape its registry entry declares. Each placeholder value
+ * must be of its declared type (a TypeError names the code and the placeholder otherwise).
+ */
 export function failure(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: { locale?: string; requestId?: string } = {}): ErrorEnvelope | ResultEnvelope {
   const info = CODES[code];
+  checkParams(info, params);
+  checkValues(info, params);
   const error: ErrorBody = { code, message: message(code, options.locale, params) };
   if (Object.keys(params).length) error.params = { ...params };
   if (options.requestId !== undefined) error.request_id = options.requestId;
