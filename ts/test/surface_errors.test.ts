@@ -106,13 +106,13 @@ test("a code's title in the reader's language, the same for every occurrence", (
   }
 });
 
-test("Polish takes all three plural forms", () => {
+test("Polish picks its plural form by its rule", () => {
   const text = (n: number) => message(ErrorCode.LLM_RETRIES_EXHAUSTED, "pl", { attempts: n });
-  assert.equal(text(1), "Wykonano 1 próbę, ale usługa modelu asystenta nadal zawodzi.");
-  assert.equal(text(2), "Wykonano 2 próby, ale usługa modelu asystenta nadal zawodzi.");
-  assert.equal(text(5), "Wykonano 5 prób, ale usługa modelu asystenta nadal zawodzi.");
-  assert.equal(text(22), "Wykonano 22 próby, ale usługa modelu asystenta nadal zawodzi.");
-  assert.equal(text(25), "Wykonano 25 prób, ale usługa modelu asystenta nadal zawodzi.");
+  const one = (n: number) => `Dostawca modelu AI zawiódł przy ${n} próbie, a dalsze próby nie są dozwolone.`;
+  const more = (n: number) =>
+    `Dostawca modelu AI zawiódł przy ${n} kolejnych próbach, a dalsze próby nie są dozwolone.`;
+  assert.equal(text(1), one(1));
+  for (const n of [2, 5, 22, 25]) assert.equal(text(n), more(n));
 });
 
 test("Arabic picks its forms through Intl.PluralRules", () => {
