@@ -18,6 +18,7 @@ what not to repeat, whether a retry is allowed, and the request id where there i
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
@@ -25,7 +26,14 @@ import re
 from collections.abc import Mapping
 from typing import overload
 
-from ._format import add_request_id, check_params, check_values, code_info, merge_params
+from ._format import (
+    add_request_id,
+    check_params,
+    check_values,
+    code_info,
+    language_tag,
+    merge_params,
+)
 from .codes import (
     CODES,
     ERROR_DOMAIN,
@@ -76,16 +84,6 @@ def _known(outcome: Classified) -> CodeInfo:
     if outcome.code is None:
         raise ValueError(f"{outcome.raw_code!r} is not a code of this registry")
     return CODES[outcome.code]
-
-
-def _error_params(outcome: Classified) -> dict[str, object]:
-    params = outcome.error.get("params")
-    return dict(params) if isinstance(params, Mapping) else {}
-
-
-def _request_id(outcome: Classified) -> str | None:
-    value = outcome.error.get("request_id")
-    return value if isinstance(value, str) else None
 
 
 # --- Problem Details ---------------------------------------------------------------------
@@ -141,9 +139,12 @@ def _problem(
         "code": info.code.value,
         "layer": info.layer.value,
         "retry": info.retry.value if info.retry is not None else None,
+        "locale": language_tag(words.language(info.code)),
     }
     if info.form is Form.ERROR:  # a failure inside a result travels in a 200: no error status
         problem["status"] = info.http_status
+    if params:
+        problem["params"] = dict(params)
     if instance is not None:
         problem["instance"] = instance
     if request_id is not None:
@@ -157,25 +158,55 @@ def problem_from_envelope(envelope: object, locale: str | None = None) -> dict[s
     if outcome.outcome is Outcome.SUCCESS:
         raise MalformedEnvelope("a successful envelope is not a problem")
     info = _known(outcome)
-    request_id = _request_id(outcome)
+    request_id = outcome.request_id
     params = {
         k: v
-        for k, v in _error_params(outcome).items()
-        if k in info.placeholders and not (k == "request_id" and request_id)
+        for k, v in outcome.params.items()
+        if k in info.placeholders and not (k == "request_id" and request_id is not None)
     }
     return _problem(info, locale, request_id, None, params)
 
 
-def from_problem(problem: Mapping[str, object]) -> ErrorCode | None:
-    """The code a problem object stands for: its ``code`` member, else its ``type`` URL."""
+def from_problem(problem: Mapping[str, object]) -> Classified | None:
+    """What a problem object says: the code (its ``code`` member, else its ``type`` URL), the
+    placeholder values (``params``), the message (``detail``), its ``locale`` and the
+    ``request_id``; None when it names no code at all. A code this registry does not know
+    comes back with ``code=None`` and ``raw_code`` set, as :func:`classify` gives it."""
     value = problem.get("code")
-    if isinstance(value, str):
-        try:
-            return ErrorCode(value)
-        except ValueError:
-            return None
     kind = problem.get("type")
-    return _by_type().get(kind) if isinstance(kind, str) else None
+    if isinstance(value, str) and value:
+        raw = value
+    elif isinstance(kind, str) and kind in _by_type():
+        raw = _by_type()[kind].value
+    else:
+        return None
+    error: dict[str, object] = {"code": raw}
+    for member, name in (("detail", "message"), ("params", "params")):
+        if member in problem:
+            error[name] = problem[member]
+    for name in ("request_id", "locale"):
+        if name in problem:
+            error[name] = problem[name]
+    status = problem.get("status")
+    form = Form.ERROR if isinstance(status, int) and status >= 400 else Form.RESULT
+    return _received(raw, error, form)
+
+
+def _received(raw: str, error: dict[str, object], form: Form) -> Classified:
+    """A failure read from a wire that is not an envelope, as :func:`classify` would give
+    the envelope: its outcome is its code's shape's, or for a code this registry does not
+    know, that of the envelope ``form`` the wire implies."""
+    try:
+        code: ErrorCode | None = ErrorCode(raw)
+    except ValueError:
+        code = None
+    if code is not None:
+        form = CODES[code].form
+    outcome = FORM_OUTCOMES.get(form) or next(iter(FORM_OUTCOMES.values()))
+    message = error.get("message")
+    return Classified(
+        outcome, code, raw, message if isinstance(message, str) else None, error=error
+    )
 
 
 @functools.cache
@@ -204,14 +235,16 @@ def to_error_details(
     check_params(info, values)
     check_values(info, values)
     delay = _retry_delay(info, values) if info.retry is Retry.BOUNDED else None
-    metadata = {name: str(value) for name, value in values.items()}
-    metadata["layer"] = info.layer.value
+    metadata = {"layer": info.layer.value}
     if info.retry is not None:
         metadata["retry"] = info.retry.value
     if info.retry_attempts is not None:
         metadata["max_attempts"] = str(info.retry_attempts)
     if request_id is not None:
         metadata["request_id"] = request_id
+    # The values last: the facts above follow from the code, a placeholder named like one
+    # of them would otherwise lose its value.
+    metadata.update((name, str(value)) for name, value in values.items())
     words = translator(locale)
     details: list[dict[str, object]] = [
         {
@@ -237,7 +270,7 @@ def to_error_details(
     details.append(
         {
             "@type": _TYPE_PREFIX + "LocalizedMessage",
-            "locale": words.locale,
+            "locale": language_tag(words.language(info.code)),
             "message": words.message(info.code, params=values),
         }
     )
@@ -280,22 +313,61 @@ def _duration_json(nanos: int) -> str:
     return f"{sign}{seconds}.{digits}s"
 
 
-def from_error_details(details: object) -> ErrorCode | None:
-    """The code in an ErrorInfo of this registry's domain, if any."""
+def from_error_details(details: object) -> Classified | None:
+    """What google.rpc details of this registry's domain say: the code (ErrorInfo's
+    ``reason``), the placeholder values (its ``metadata``, each back in its declared type),
+    the message and its locale (LocalizedMessage) and the request id; None when no ErrorInfo
+    of this registry's domain is among them. An unknown reason comes back with
+    ``code=None``, in the error form, as gRPC carries errors."""
     if not isinstance(details, list):
         return None
-    for item in details:
+    items = [item for item in details if isinstance(item, Mapping)]
+    for item in items:
+        raw = item.get("reason")
         if (
-            isinstance(item, Mapping)
-            and item.get("@type") == _TYPE_PREFIX + "ErrorInfo"
+            item.get("@type") == _TYPE_PREFIX + "ErrorInfo"
             and item.get("domain") == ERROR_DOMAIN
-            and isinstance(item.get("reason"), str)
+            and isinstance(raw, str)
+            and raw
         ):
-            try:
-                return ErrorCode(str(item["reason"]))
-            except ValueError:
-                return None
-    return None
+            break
+    else:
+        return None
+    metadata = item.get("metadata")
+    metadata = metadata if isinstance(metadata, Mapping) else {}
+    error: dict[str, object] = {"code": raw}
+    try:
+        info: CodeInfo | None = CODES[ErrorCode(raw)]
+    except ValueError:
+        info = None
+    if info is not None:
+        params = {
+            name: _typed(info, name, metadata[name])
+            for name in info.placeholders
+            if name in metadata
+        }
+        if params:
+            error["params"] = params
+    if isinstance(metadata.get("request_id"), str):
+        error["request_id"] = metadata["request_id"]
+    for item in items:
+        if item.get("@type") == _TYPE_PREFIX + "LocalizedMessage":
+            for name in ("message", "locale"):
+                if isinstance(item.get(name), str):
+                    error[name] = item[name]
+            break
+    return _received(raw, error, Form.ERROR)
+
+
+_INTEGER = re.compile(r"-?[0-9]+\Z")
+
+
+def _typed(info: CodeInfo, name: str, value: object) -> object:
+    """A value as ErrorInfo's metadata writes it (a string), back in the type the registry
+    declares for the placeholder: an integer placeholder's decimal digits as an int."""
+    if name in info.integers and isinstance(value, str) and _INTEGER.match(value):
+        return int(value)
+    return value
 
 
 # --- HTTP ----------------------------------------------------------------------------------
@@ -385,12 +457,14 @@ def _agent_data(outcome: Classified) -> dict[str, object]:
         "recovery": info.hint,
         "docs_url": info.docs_url,
     }
-    params = _error_params(outcome)
+    params = outcome.params
     if params:
         data["params"] = params
-    request_id = _request_id(outcome)
+    request_id = outcome.request_id
     if request_id is not None:
         data["request_id"] = request_id
+    if outcome.locale is not None:
+        data["locale"] = outcome.locale
     return data
 
 
@@ -471,7 +545,7 @@ def from_mcp(message: Mapping[str, object]) -> Classified:
             raise MalformedEnvelope("a JSON-RPC error without data.code")
         body = {"code": code, "message": error.get("message")}
         if isinstance(data, Mapping):
-            body.update({k: v for k, v in data.items() if k in ("params", "request_id")})
+            body.update({k: v for k, v in data.items() if k in ("params", "request_id", "locale")})
         return classify({"ok": False, "error": body})
     result = message.get("result")
     if isinstance(result, Mapping):
@@ -501,7 +575,7 @@ def _tool_text(outcome: Classified) -> str:
     if outcome.message:
         lines.append(outcome.message)
     lines.append(f"What to do: {info.hint}")
-    request_id = _request_id(outcome)
+    request_id = outcome.request_id
     if request_id is not None:
         lines.append(f"Request id: {request_id}")
     return "\n".join(lines)
@@ -519,21 +593,21 @@ def to_tool_result(envelope: Envelope) -> dict[str, object]:
     }
 
 
-def from_tool_result(result: Mapping[str, object]) -> ErrorCode | None:
-    """The code a tool result reports: from its structured content, else from its text."""
+def from_tool_result(result: Mapping[str, object]) -> Classified | None:
+    """What a tool result reports: its structured content read as an envelope, which gives
+    back everything the envelope carried; else the code named by its text (the message,
+    values and request id are not read back from prose); None when it names no code."""
     structured = result.get("structuredContent")
     if isinstance(structured, Mapping):
-        outcome = classify(structured)
-        if outcome.code is not None:
-            return outcome.code
+        with contextlib.suppress(MalformedEnvelope):
+            outcome = classify(structured)
+            if outcome.raw_code is not None:
+                return outcome
     content = result.get("content")
     if isinstance(content, list):
         for part in content:
             text = part.get("text") if isinstance(part, Mapping) else None
             match = _TOOL_TEXT.match(text) if isinstance(text, str) else None
             if match:
-                try:
-                    return ErrorCode(match.group(1))
-                except ValueError:
-                    return None
+                return _received(match.group(1), {"code": match.group(1)}, Form.RESULT)
     return None

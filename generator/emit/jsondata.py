@@ -290,6 +290,7 @@ def envelope_schema(registry: Registry, shape: Shape) -> dict[str, object]:
             "message": {"type": "string"},
             "params": {"type": "object"},
             "request_id": {"type": "string"},
+            "locale": {"type": "string"},
         },
     }
     if shape.envelope is Envelope.ERROR:

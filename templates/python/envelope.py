@@ -23,13 +23,13 @@ from typing import Literal, TypedDict
 
 # check_params, fill and source_template lived here before _format.py took them; importing
 # each "as" itself re-exports it, so callers that import them from this module keep working.
-from ._format import add_request_id, check_values, code_info, merge_params
+from ._format import add_request_id, check_values, code_info, language_tag, merge_params
 from ._format import check_params as check_params
 from ._format import fill as fill
 from ._format import source_template as source_template
-from .codes import CODES, FORM_OUTCOMES, CodeInfo, ErrorCode, Form, Shape
+from .codes import CODES, FORM_OUTCOMES, SOURCE_LOCALE, CodeInfo, ErrorCode, Form, Shape
 from .codes import Outcome as Outcome
-from .i18n import message as localized_message
+from .i18n import translator
 
 
 class _ErrorRequired(TypedDict):
@@ -38,10 +38,12 @@ class _ErrorRequired(TypedDict):
 
 
 class ErrorBody(_ErrorRequired, total=False):
-    """The error object both envelope forms carry."""
+    """The error object both envelope forms carry. ``locale`` is the language of a message
+    the package wrote, as a BCP 47 tag."""
 
     params: dict[str, object]
     request_id: str
+    locale: str
 
 
 class ErrorEnvelope(TypedDict):
@@ -93,6 +95,23 @@ class Classified:
     message: str | None = None
     result: object = field(default=None, hash=False)
     error: Mapping[str, object] = field(default_factory=dict, hash=False)
+
+    @property
+    def params(self) -> dict[str, object]:
+        """The placeholder values the failure carries (a new dict; empty when none)."""
+        found = self.error.get("params")
+        return dict(found) if isinstance(found, Mapping) else {}
+
+    @property
+    def request_id(self) -> str | None:
+        found = self.error.get("request_id")
+        return found if isinstance(found, str) else None
+
+    @property
+    def locale(self) -> str | None:
+        """The language of ``message`` as a BCP 47 tag, when the sender said."""
+        found = self.error.get("locale")
+        return found if isinstance(found, str) else None
 
     @property
     def ok(self) -> bool:
@@ -173,16 +192,20 @@ def _body(
     params = add_request_id(info, params, request_id)  # the message shows the same id
     check_params(info, params)  # also with a message of the caller's: params travel too
     check_values(info, params)  # as JSON, so each of its declared type
+    language = None
     if message is None:
         if locale is None:
-            message = format_message(info.code, params=params)
+            message, language = format_message(info.code, params=params), SOURCE_LOCALE
         else:
-            message = localized_message(info.code, locale, params=params)
+            words = translator(locale)
+            message, language = words.message(info.code, params=params), words.language(info.code)
     body: ErrorBody = {"code": info.code.value, "message": message}
     if params:
         body["params"] = dict(params)
     if request_id is not None:
         body["request_id"] = request_id
+    if language is not None:  # the package wrote the message, so it knows its language
+        body["locale"] = language_tag(language)
     return body
 
 

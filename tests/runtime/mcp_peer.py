@@ -82,6 +82,10 @@ class Models:
         return getattr(parsed, "root", parsed)  # 1.x wraps each message in a RootModel
 
 
+def sample_error(sample: se.Envelope) -> Any:
+    return sample["error"] if sample["ok"] is False else sample["result"]["error"]
+
+
 def dumped(model: Any) -> dict[str, Any]:
     """A model as the JSON it stands for, with the wire's member names."""
     data: dict[str, Any] = model.model_dump(by_alias=True, mode="json")
@@ -111,7 +115,9 @@ def check_models(models: Models) -> int:
                     assert se.from_mcp({**raw, "result": result}).code is code
                 tool = dumped(models.call_tool_result.model_validate(se.to_tool_result(sample)))
                 assert tool["isError"] is True and tool["structuredContent"] is not None, code
-                assert se.from_tool_result(tool) is code
+                back = se.from_tool_result(tool)
+                assert back is not None and back.code is code, code
+                assert back.params == sample_error(sample).get("params", {}), code
                 checked += 2
     return checked
 

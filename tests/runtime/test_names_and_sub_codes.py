@@ -201,12 +201,12 @@ def test_every_name_round_trips_every_wire(odd: ModuleType, name: str) -> None:
     assert odd.classify(envelope).code is odd.ErrorCode(name)
     status, _headers, body = odd.to_http(envelope)
     assert odd.from_http(status, body).code == name
-    assert odd.from_problem(odd.to_problem(name, params=params)) == name
-    assert odd.from_error_details(odd.to_error_details(name, params=params)) == name
+    assert odd.from_problem(odd.to_problem(name, params=params)).code == name
+    assert odd.from_error_details(odd.to_error_details(name, params=params)).code == name
     assert odd.from_mcp(odd.to_mcp(envelope, 1)).code == name
     result = odd.to_tool_result(envelope)
-    assert odd.from_tool_result(result) == name
-    assert odd.from_tool_result({"content": result["content"]}) == name  # from its text
+    assert odd.from_tool_result(result).code == name
+    assert odd.from_tool_result({"content": result["content"]}).code == name  # from its text
     assert odd.message(name, params=params)
 
 

@@ -30,6 +30,11 @@ def params_for(code: se.ErrorCode) -> dict[str, Any]:
     }
 
 
+def code_of(found: se.Classified | None) -> se.ErrorCode | None:
+    assert found is not None
+    return found.code
+
+
 def envelope(code: se.ErrorCode) -> se.Envelope:
     return se.failure(code, request_id="req-42", **params_for(code))
 
@@ -68,15 +73,15 @@ def test_every_projection_round_trips(code: se.ErrorCode) -> None:
     assert se.classify(sample).code is code
     # Problem Details
     problem = se.problem_from_envelope(sample, "de")
-    assert se.from_problem(problem) is code
-    assert se.from_problem({"type": problem["type"]}) is code
+    assert code_of(se.from_problem(problem)) is code
+    assert code_of(se.from_problem({"type": problem["type"]})) is code
     assert se.from_problem({"type": f"{problem['type']}x"}) is None
     assert se.from_problem({"type": [problem["type"]]}) is None  # not a string, not hashable
     assert problem["type"] == info.docs_url and problem["request_id"] == "req-42"
     assert ("status" in problem) == (info.shape is se.Shape.PROTOCOL)
     # gRPC-style details
     details: list[Any] = se.to_error_details(code, "ja", request_id="req-42", **params_for(code))
-    assert se.from_error_details(details) is code
+    assert code_of(se.from_error_details(details)) is code
     kinds = [d["@type"].rsplit(".", 1)[1] for d in details]
     assert kinds[0] == "ErrorInfo" and kinds[-2:] == ["Help", "LocalizedMessage"]
     assert ("RetryInfo" in kinds) == (info.retry is se.Retry.BOUNDED)
@@ -98,9 +103,9 @@ def test_every_projection_round_trips(code: se.ErrorCode) -> None:
     assert data["request_id"] == "req-42"
     # A model's tool result
     result: Any = se.to_tool_result(sample)
-    assert result["isError"] is True and se.from_tool_result(result) is code
+    assert result["isError"] is True and code_of(se.from_tool_result(result)) is code
     text_only = {"content": result["content"]}
-    assert se.from_tool_result(text_only) is code
+    assert code_of(se.from_tool_result(text_only)) is code
     text = result["content"][0]["text"]
     assert se.recovery_hint(code) in text and "Request id: req-42" in text
 
@@ -115,6 +120,8 @@ def test_problem_details_for_a_protocol_failure() -> None:
         "code": "LLM_TIMEOUT",
         "layer": "model_network",
         "retry": "bounded",
+        "locale": "de",
+        "params": {"seconds": 60},
     }
     assert "60" in str(problem["detail"])
 

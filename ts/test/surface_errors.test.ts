@@ -52,6 +52,33 @@ test("every code round-trips through its declared shape", () => {
   }
 });
 
+test("every code gives back its values, message, locale and request id through JSON", () => {
+  const texts = ["", "pay", "{action}", "\u{1F600} é ü", "١٢٣", "a\"b\\c"];
+  const integers = [0, 1, 5, -3, 2 ** 53 - 1, -(2 ** 53 - 1)];
+  let seen = 0;
+  for (const code of Object.values(ErrorCode)) {
+    const info = CODES[code];
+    if (info.status === "retired") continue;
+    for (const [i, locale] of [undefined, "de-AT", "ja_JP.UTF-8", "pl", "ar", "xx"].entries()) {
+      const params: Record<string, string | number> = {};
+      for (const name of info.placeholders) {
+        params[name] = info.integers.includes(name) ? integers[(i + seen) % integers.length]! : texts[(i + seen) % texts.length]!;
+      }
+      const options = locale === undefined ? { requestId: `req-${i}` } : { locale, requestId: `req-${i}` };
+      const sent = failure(code, params, options);
+      const back = classify(JSON.parse(JSON.stringify(sent)));
+      assert.ok(back.outcome !== "success" && back.code === code);
+      assert.deepEqual(back.error["params"] ?? {}, params);
+      assert.equal(back.message, message(code, locale, params));
+      assert.equal(back.error["request_id"], `req-${i}`);
+      // every code is translated into every shipped language: the chain's first is the one
+      assert.equal(back.error["locale"], fallbackChain(locale)[0]!.replace(/_/g, "-"));
+      seen++;
+    }
+  }
+  assert.ok(seen > 50);
+});
+
 test("a placeholder value of another type than declared is refused", () => {
   for (const value of [NaN, Infinity, -Infinity, 60.5, "60"]) {
     assert.throws(() => failure(ErrorCode.LLM_TIMEOUT, { seconds: value }), {

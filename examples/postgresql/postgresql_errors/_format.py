@@ -32,6 +32,12 @@ MAX_JSON_INTEGER = 2**53 - 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def language_tag(locale: str) -> str:
+    """A shipped locale (``pt_BR``, ``zh_Hant``) as the wires write languages: a BCP 47 tag
+    (``pt-BR``, ``zh-Hant``), as in Content-Language and google.rpc.LocalizedMessage."""
+    return locale.replace("_", "-")
+
+
 def code_info(code: ErrorCode | str) -> CodeInfo:
     """The registry's facts for ``code``, given as a member or as its name.
 

@@ -123,6 +123,7 @@ class Translator:
         # at most _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
         self._plural: dict[str, tuple[frozenset[str], str, dict[object, Fill]]] = {}
         self._titles: dict[str, str | None] = {}  # by code: one per code at most
+        self._languages: dict[str, str] = {}  # by code: the shipped locale its message is in
 
     def _code_facts(
         self, code: ErrorCode | str
@@ -138,10 +139,19 @@ class Translator:
                 found = catalog.pgettext(info.code.value, info.message) != info.message
             if found:
                 source = catalog
+                self._languages[info.code.value] = tag
                 break
         facts = (info, frozenset(info.placeholders), source)
         self._codes[info.code.value] = facts
         return facts
+
+    def language(self, code: ErrorCode | str) -> str:
+        """The shipped locale this translator's messages for ``code`` are in: the first of
+        its chain whose catalog translates the code, else the source locale (a code without
+        a translation falls back to the source text)."""
+        if code not in self._codes:  # an ErrorCode hashes and compares as its value
+            self._code_facts(code)
+        return self._languages.get(code, SOURCE_LOCALE)
 
     def _template(
         self, info: CodeInfo, source: gettext.NullTranslations | None, count: int | None

@@ -574,6 +574,8 @@ export interface ErrorBody<C extends string = ErrorCode> {
   message: string;
   params?: Record<string, unknown>;
   request_id?: string;
+  /** The language of `message` (a BCP 47 tag), when the sender said. */
+  locale?: string;
 }
 
 /** The error form: the exchange itself failed. */
@@ -784,6 +786,12 @@ function sourceTemplate(info: CodeInfo, count: number | null): string {
  * Missing or unexpected parameters throw a TypeError naming the code and the placeholder.
  */
 export function message(code: ErrorCode, locale?: string, params: Readonly<Record<string, string | number>> = {}): string {
+  return render(code, locale, params)[0];
+}
+
+/** The message and the registered locale whose words it is in (the source locale's when no
+ * usable translation was found). */
+function render(code: ErrorCode, locale: string | undefined, params: Readonly<Record<string, string | number>>): [string, string] {
   const info = CODES[code];
   checkParams(info, params);
   const count = info.count !== null ? Number(params[info.count]) : null;
@@ -798,11 +806,11 @@ export function message(code: ErrorCode, locale?: string, params: Readonly<Recor
     }
     if (template === undefined) continue;
     const text = fill(template, info.placeholders, params);
-    if (text !== null) return text;
+    if (text !== null) return [text, tag];
     break; // a translation with a forbidden field is never used
   }
   const text = fill(sourceTemplate(info, count), info.placeholders, params);
-  return text ?? info.message;
+  return [text ?? info.message, REGISTRY.sourceLocale];
 }
 
 /**
@@ -854,9 +862,11 @@ export function failure(code: ErrorCode, params: Readonly<Record<string, string 
   const info = CODES[code];
   checkParams(info, params);
   checkValues(info, params);
-  const error: ErrorBody = { code, message: message(code, options.locale, params) };
+  const [text, tag] = render(code, options.locale, params);
+  const error: ErrorBody = { code, message: text };
   if (Object.keys(params).length) error.params = { ...params };
   if (options.requestId !== undefined) error.request_id = options.requestId;
+  error.locale = tag.replace(/_/g, "-"); // the language of the message, as a BCP 47 tag
   return SHAPE_FORMS[info.shape] === "error" ? { ok: false, error } : { ok: true, result: { error } };
 }
 
