@@ -277,12 +277,17 @@ def to_error_details(
 
 
 def _retry_delay(info: CodeInfo, params: Mapping[str, object]) -> str:
-    """RetryInfo's ``retryDelay``: a ``retry_after`` placeholder given as whole seconds, else
-    the delay the registry declares for the code. A ValueError refuses a negative delay and
-    one longer than a Duration holds."""
+    """RetryInfo's ``retryDelay``: see :func:`_delay_nanos`; no delay at all is ``"0s"``."""
+    return _duration_json(_delay_nanos(info, params) or 0)
+
+
+def _delay_nanos(info: CodeInfo, params: Mapping[str, object]) -> int | None:
+    """How long to wait before a retry, in nanoseconds: a ``retry_after`` placeholder given
+    as whole seconds, else the delay the registry declares for the code, else None. A
+    ValueError refuses a negative delay and one longer than a Duration holds."""
     seconds = params.get("retry_after")
     if not isinstance(seconds, int) or isinstance(seconds, bool):
-        return _duration_json((info.retry_delay_ms or 0) * 1_000_000)
+        return info.retry_delay_ms * 1_000_000 if info.retry_delay_ms is not None else None
     if seconds < 0:
         raise ValueError(f"{info.code.value}: retry_after is negative; a retry delay cannot be")
     if seconds > _DURATION_MAX_SECONDS:
@@ -290,7 +295,7 @@ def _retry_delay(info: CodeInfo, params: Mapping[str, object]) -> str:
             f"{info.code.value}: retry_after is more than {_DURATION_MAX_SECONDS} "
             "seconds, the longest a google.protobuf.Duration holds"
         )
-    return _duration_json(seconds * _NANOS)
+    return seconds * _NANOS
 
 
 def _duration_json(nanos: int) -> str:
@@ -372,17 +377,48 @@ def _typed(info: CodeInfo, name: str, value: object) -> object:
 # --- HTTP ----------------------------------------------------------------------------------
 
 
-def to_http(envelope: Envelope) -> tuple[int, dict[str, str], bytes]:
+def to_http(envelope: Envelope, *, problem: bool = False) -> tuple[int, dict[str, str], bytes]:
     """Status, headers and body: a failure in the error form with its code's status, one
-    inside a result as 200 OK with the error inside the result."""
+    inside a result as 200 OK with the error inside the result.
+
+    The body is the envelope as ``application/json``, or with ``problem=True`` a failure in
+    the error form as an RFC 9457 problem object, ``application/problem+json``
+    (:func:`problem_from_envelope`, in the envelope's own locale); a failure inside a result
+    stays an envelope in a 200 either way, as does a code this registry does not know.
+    Neither media type takes a ``charset`` parameter: JSON is UTF-8. ``Content-Language``
+    says the language of the message when the envelope does, and a 429 or 503 answer
+    carries ``Retry-After`` (whole seconds) when the code allows a retry after a delay: its
+    ``retry_after`` placeholder, else the delay the registry declares."""
     outcome = classify(envelope)
-    status = (
-        200
-        if outcome.code is None and outcome.outcome is not _ERROR_OUTCOME
-        else (CODES[outcome.code].http_status if outcome.code is not None else 500)
-    )
-    body = json.dumps(envelope, ensure_ascii=False, sort_keys=True).encode("utf-8")
-    return status, {"Content-Type": "application/json; charset=utf-8"}, body
+    headers = {"Content-Type": "application/json"}
+    if outcome.code is None:
+        status = 200 if outcome.outcome is not _ERROR_OUTCOME else 500
+        return status, headers, _json_bytes(envelope)
+    info = CODES[outcome.code]
+    status = info.http_status
+    body: object = envelope
+    if problem and outcome.outcome is _ERROR_OUTCOME:
+        body = problem_from_envelope(envelope, outcome.locale)
+        headers["Content-Type"] = PROBLEM_JSON
+    language = body.get("locale") if isinstance(body, Mapping) else None
+    language = language if isinstance(language, str) else outcome.locale
+    if language is not None:
+        headers["Content-Language"] = language
+    if status in (429, 503) and info.retry is Retry.BOUNDED:
+        delay = _delay_nanos(info, outcome.params)
+        if delay is not None:
+            headers["Retry-After"] = _retry_after(delay)
+    return status, headers, _json_bytes(body)
+
+
+def _json_bytes(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False).encode("utf-8")
+
+
+def _retry_after(nanos: int) -> str:
+    """A delay as Retry-After's delay-seconds (RFC 9110): whole seconds, rounded up, so that
+    a client that waits as told never comes back early."""
+    return str(-(-nanos // _NANOS))
 
 
 def _nests_deeper(text: str, limit: int) -> bool:
@@ -406,7 +442,9 @@ def _not_a_number(constant: str) -> object:
 def from_http(
     status: int, body: bytes, *, max_bytes: int = MAX_BODY_BYTES, max_depth: int = MAX_JSON_DEPTH
 ) -> Classified:
-    """Read an HTTP answer: the envelope in the body decides, the status must agree.
+    """Read an HTTP answer: the envelope in the body decides, the status must agree. A body
+    that is a problem object (``application/problem+json``, an object with a ``type`` and no
+    ``ok``) is read with :func:`from_problem`, and its ``status`` must be the answer's.
 
     Whatever the body holds ends in :class:`MalformedEnvelope` when it cannot be read as an
     envelope, never in another exception. Bodies are bounded: at most ``max_bytes`` bytes
@@ -436,6 +474,15 @@ def from_http(
         envelope = json.loads(text, parse_constant=_not_a_number)
     except (ValueError, RecursionError) as exc:  # a max_depth deeper than the stack allows
         raise MalformedEnvelope(f"the HTTP body is not JSON: {exc}") from None
+    if isinstance(envelope, dict) and "ok" not in envelope and "type" in envelope:
+        read = from_problem(envelope)  # application/problem+json, as to_http(problem=True)
+        if read is None:
+            raise MalformedEnvelope("the HTTP body is a problem object of no code of this registry")
+        if envelope.get("status") != status:
+            raise MalformedEnvelope(
+                f"a problem object with status {envelope.get('status')!r} came with HTTP {status}"
+            )
+        return read
     outcome = classify(envelope)
     if outcome.outcome is _ERROR_OUTCOME and status < 400:
         raise MalformedEnvelope(f"an envelope with ok: false came with HTTP {status}")

@@ -1,16 +1,25 @@
 """The generated package's projections, read by the peers' own libraries.
 
 Each wire is checked with the library a peer on it would use: the official MCP Python SDK
-(both major versions) for ``to_mcp`` and ``to_tool_result``.
+(both major versions) for ``to_mcp`` and ``to_tool_result``; jsonschema with RFC 9457's own
+schema for problem objects; h11, an HTTP/1.1 implementation, for ``to_http``. Every code, in
+several locales and with counts of 1 and 5.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from typing import Any
+from urllib.parse import urlsplit
 
+import h11
+import jsonschema
 import pytest
+
+import surface_errors as se
 
 from ..conftest import ROOT
 from . import mcp_peer
@@ -42,3 +51,104 @@ def test_the_mcp_sdk_1_accepts_every_message_and_matches_every_answer() -> None:
     )
     assert done.returncode == 0, done.stderr[-4000:]
     assert done.stdout.startswith("mcp 1."), done.stdout
+
+
+#: RFC 9457, Appendix A: "JSON Schema for HTTP Problems", as the RFC gives it.
+RFC_9457_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "An RFC 9457 problem object",
+    "type": "object",
+    "properties": {
+        "type": {"type": "string", "format": "uri-reference"},
+        "status": {"type": "integer", "minimum": 100, "maximum": 599},
+        "title": {"type": "string"},
+        "detail": {"type": "string"},
+        "instance": {"type": "string", "format": "uri-reference"},
+    },
+}
+#: Members RFC 9457 defines; any other is an extension member, which must not reuse them.
+RFC_9457_MEMBERS = {"type", "status", "title", "detail", "instance"}
+
+
+def samples() -> list[tuple[se.ErrorCode, str | None, se.Envelope]]:
+    found = []
+    for code in mcp_peer.emitted():
+        for locale in mcp_peer.LOCALES:
+            for count in (1, 5):
+                found.append((code, locale, mcp_peer.envelope(code, locale, count)))
+    return found
+
+
+def test_every_problem_object_is_valid_under_rfc_9457s_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(RFC_9457_SCHEMA)
+    validator = jsonschema.Draft202012Validator(
+        RFC_9457_SCHEMA, format_checker=jsonschema.FormatChecker()
+    )
+    checked = 0
+    for code, locale, sample in samples():
+        info = se.CODES[code]
+        for problem in (
+            se.problem_from_envelope(sample, locale),
+            se.to_problem(code, locale, request_id="r", params=mcp_peer.example_values(code)),
+        ):
+            validator.validate(json.loads(json.dumps(problem)))
+            assert urlsplit(str(problem["type"])).scheme == "https"  # absolute, dereferenceable
+            assert problem.get("status") == (
+                info.http_status if info.form is se.codes.Form.ERROR else None
+            )
+            assert set(problem) - RFC_9457_MEMBERS <= {
+                "code",
+                "layer",
+                "retry",
+                "locale",
+                "params",
+                "request_id",
+            }
+            checked += 1
+    assert checked > 300
+
+
+def http_round_trip(status: int, headers: dict[str, str], body: bytes) -> tuple[Any, bytes]:
+    """The answer written by an h11 server and read back by an h11 client: both refuse what
+    HTTP/1.1 does not allow (a bad header name or value, a body that disagrees with its
+    Content-Length)."""
+    server = h11.Connection(h11.SERVER)
+    server.receive_data(b"GET /x HTTP/1.1\r\nHost: example.org\r\n\r\n")
+    assert isinstance(server.next_event(), h11.Request)
+    fields = [*headers.items(), ("Content-Length", str(len(body)))]
+    wire = server.send(h11.Response(status_code=status, headers=fields))
+    wire = (wire or b"") + (server.send(h11.Data(data=body)) or b"")
+    wire += server.send(h11.EndOfMessage()) or b""
+    client = h11.Connection(h11.CLIENT)
+    client.send(h11.Request(method="GET", target="/x", headers=[("Host", "example.org")]))
+    client.receive_data(wire)
+    response = client.next_event()
+    assert isinstance(response, h11.Response)
+    received = b""
+    while True:
+        event = client.next_event()
+        if isinstance(event, h11.Data):
+            received += event.data
+        elif isinstance(event, h11.EndOfMessage):
+            return response, received
+        else:
+            raise AssertionError(event)
+
+
+def test_every_http_answer_goes_through_an_http_1_1_implementation() -> None:
+    checked = 0
+    for code, _, sample in samples():
+        info = se.CODES[code]
+        for problem in (False, True):
+            status, headers, body = se.to_http(sample, problem=problem)
+            response, received = http_round_trip(status, headers, body)
+            assert response.status_code == status == info.http_status
+            read = {name.decode().lower(): value.decode() for name, value in response.headers}
+            media = read["content-type"]
+            assert media == (se.PROBLEM_JSON if problem and status >= 400 else "application/json")
+            if "retry-after" in read:
+                assert status in (429, 503) and read["retry-after"].isdigit()
+            back = se.from_http(response.status_code, received)
+            assert back.code is code and back.locale == read["content-language"]
+            checked += 1
+    assert checked > 300

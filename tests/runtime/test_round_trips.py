@@ -61,6 +61,10 @@ def expected(
     }
 
 
+def dropped_headers(answer: tuple[int, dict[str, str], bytes]) -> tuple[int, bytes]:
+    return answer[0], answer[2]
+
+
 def got(found: se.Classified | None) -> dict[str, Any]:
     assert found is not None
     return {
@@ -95,6 +99,8 @@ def test_every_wire_gives_back_what_went_in(
     assert got(se.from_http(status, http_body)) == sent
     assert got(se.from_mcp(through_json(se.to_mcp(envelope, 1)))) == sent
     assert got(se.from_tool_result(through_json(se.to_tool_result(envelope)))) == sent
+    as_problem = se.from_http(*dropped_headers(se.to_http(envelope, problem=True)))
+    assert got(as_problem) == (want if status >= 400 else sent)
     problem = se.to_problem(code, locale, request_id=request_id, params=values)
     assert got(se.from_problem(through_json(problem))) == want
     assert got(se.from_problem(through_json(se.problem_from_envelope(envelope, locale)))) == want

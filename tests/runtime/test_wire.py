@@ -378,3 +378,69 @@ def test_a_json_rpc_response_carries_the_id_of_its_request() -> None:
             se.to_mcp(sample, 1, request=request)  # type: ignore[call-overload]
         with pytest.raises(ValueError, match="notification"):
             se.to_mcp(sample, request={"jsonrpc": "2.0", "method": "notifications/x"})
+
+
+def test_json_answers_carry_no_charset_parameter() -> None:
+    """application/json and application/problem+json define no charset parameter: JSON is
+    UTF-8 (RFC 8259), and RFC 9457 says the same of problem details."""
+    for sample in (se.failure("NOT_CONFIGURED"), se.failure("PERMISSION_DENIED", action="pay")):
+        for problem in (False, True):
+            _, headers, _ = se.to_http(sample, problem=problem)
+            assert "charset" not in headers["Content-Type"]
+            assert headers["Content-Type"] in ("application/json", se.PROBLEM_JSON)
+
+
+def test_to_http_answers_as_problem_json_when_asked() -> None:
+    sample = se.failure("TOO_MANY_ACTIONS", locale="de", request_id="r-1", count=80, maximum=64)
+    status, headers, body = se.to_http(sample, problem=True)
+    assert status == 422 and headers["Content-Type"] == se.PROBLEM_JSON
+    assert headers["Content-Language"] == "de"
+    assert json.loads(body) == se.problem_from_envelope(sample, "de")
+    back = se.from_http(status, body)
+    assert back.code is se.ErrorCode.TOO_MANY_ACTIONS and back.locale == "de"
+    assert back.params == {"count": 80, "maximum": 64} and back.request_id == "r-1"
+    assert back.message == sample["error"]["message"]  # type: ignore[typeddict-item]
+    # A failure inside a result travels in a 200 as the envelope: a 200 is no problem.
+    action = se.failure("PERMISSION_DENIED", action="pay")
+    assert se.to_http(action, problem=True) == se.to_http(action)
+    assert se.to_http(action)[1]["Content-Type"] == "application/json"
+
+
+def test_from_http_refuses_a_problem_whose_status_disagrees() -> None:
+    _, _, body = se.to_http(se.failure("TOO_MANY_ACTIONS", count=80, maximum=64), problem=True)
+    with pytest.raises(se.MalformedEnvelope, match="HTTP 200"):
+        se.from_http(200, body)
+    with pytest.raises(se.MalformedEnvelope):
+        se.from_http(400, b'{"type": "about:blank", "title": "Bad Request", "status": 400}')
+
+
+def test_429_and_503_answers_carry_retry_after_when_the_code_has_a_delay() -> None:
+    """RFC 9110 section 10.2.3: Retry-After in whole seconds, with a 503 or a 429 (RFC 6585)."""
+    status, headers, _ = se.to_http(se.failure("LLM_RATE_LIMITED", retry_after=20))
+    assert status == 429 and headers["Retry-After"] == "20"
+    status, headers, _ = se.to_http(se.failure("LLM_RATE_LIMITED", retry_after=20), problem=True)
+    assert status == 429 and headers["Retry-After"] == "20"
+    # A retry only after a fix has no delay to give; a bounded retry in a 502 has no header.
+    assert "Retry-After" not in se.to_http(se.failure("NOT_CONFIGURED"))[1]
+    assert se.to_http(se.failure("LLM_UNREACHABLE"))[0] == 502
+    assert "Retry-After" not in se.to_http(se.failure("LLM_UNREACHABLE"))[1]
+    for code, info in se.CODES.items():
+        if info.retired_since is not None:
+            continue
+        status, headers, _ = se.to_http(se.failure(code, params=typed_params(code)))
+        has_delay = info.retry is se.Retry.BOUNDED and (
+            info.retry_delay_ms is not None or "retry_after" in info.placeholders
+        )
+        assert ("Retry-After" in headers) == (status in (429, 503) and has_delay), code
+
+
+def test_retry_after_rounds_a_delay_up_to_whole_seconds() -> None:
+    assert se.wire._retry_after(500_000_000) == "1"
+    assert se.wire._retry_after(0) == "0"
+    assert se.wire._retry_after(60 * 10**9) == "60"
+    assert se.wire._retry_after(60 * 10**9 + 1) == "61"
+
+
+def typed_params(code: se.ErrorCode) -> dict[str, Any]:
+    info = se.CODES[code]
+    return {n: (3 if n in info.integers else f"v-{n}") for n in info.placeholders}
