@@ -761,6 +761,12 @@ def test_arabic_reads_right_to_left_with_code_left_to_right(page: Any, server: s
 # --- A code's title (issue 18, "what to build" 2 and 7). -----------------------------------
 
 
+def page_name(lang: str, code: se.ErrorCode) -> str:
+    """A code page's name in ``lang``: "CODE: Title", as the language joins the two (French
+    sets a no-break space before the colon)."""
+    return said(lang, "%(code)s: %(title)s", code=code.value, title=se.title(code, lang))
+
+
 def test_a_codes_own_search_entry_is_titled_with_its_name_and_title(built: Path) -> None:
     """What a search result leads with for a code's page: "CODE: Title", in the language."""
     for lang in LANGUAGES:
@@ -768,7 +774,7 @@ def test_a_codes_own_search_entry_is_titled_with_its_name_and_title(built: Path)
         titles = {doc["location"]: doc["title"] for doc in index["docs"]}
         for code in se.ErrorCode:
             own = titles[f"codes/{code.value.lower()}/"]
-            assert own == f"{code.value}: {se.title(code, lang)}", lang
+            assert own == page_name(lang, code), lang
 
 
 def _ranked(page: Any, query: str) -> list[tuple[str, str]]:
@@ -822,7 +828,7 @@ def test_search_ranks_a_codes_own_page_first_for_its_title_and_its_name(
         for query in (title, code.value.lower().replace("_", " ")):
             ranked = _ranked(page, query)
             own = f"{BASE_PATH}{lang}/codes/{code.value.lower()}/"
-            assert ranked[0] == (own, f"{code.value}: {title}"), (query, ranked)
+            assert ranked[0] == (own, page_name(lang, code)), (query, ranked)
     assert page.problems == []
 
 
