@@ -129,6 +129,7 @@ IDS: dict[str, str] = {
     "E-STATUS-MISSING": "A code whose shape travels in the error envelope lacks its HTTP status "
     "or JSON-RPC code, on a wire the registry uses.",
     "E-STATUS-HTTP-NOT-ERROR": "A code's HTTP status is not in the 4xx or 5xx range.",
+    "E-STATUS-GRPC-OK": "A code in the error envelope declares the gRPC status OK.",
     "E-STATUS-JSONRPC-RESERVED": "A code's JSON-RPC code lies in the range JSON-RPC 2.0 reserves.",
     "E-STATUS-ON-ACTION": "A code whose shape travels inside a result gives a transport "
     "status, which only codes in the error envelope have.",

@@ -49,6 +49,7 @@ from .wire import (
     from_http,
     from_mcp,
     from_problem,
+    from_status,
     from_tool_result,
     problem_from_envelope,
     recovery_hint,
@@ -57,6 +58,7 @@ from .wire import (
     to_http,
     to_mcp,
     to_problem,
+    to_status,
     to_tool_result,
 )
 
@@ -99,6 +101,7 @@ __all__ = [
     "from_http",
     "from_mcp",
     "from_problem",
+    "from_status",
     "from_tool_result",
     "message",
     "problem_from_envelope",
@@ -110,5 +113,6 @@ __all__ = [
     "to_http",
     "to_mcp",
     "to_problem",
+    "to_status",
     "to_tool_result",
 ]

@@ -32,6 +32,9 @@ COMMON = {
     "python",
     "http",
     "mcp",  # a wire the tool itself projects onto (to_mcp), not a word of Surface's
+    # google.rpc.Code's name for gRPC status 7 (generator/registry/grpc.py), a wire the tool
+    # projects onto, which Surface happens to have chosen for a code of its own too.
+    "PERMISSION_DENIED",
 }
 
 

@@ -207,6 +207,7 @@ def codes_schema(registry: Registry) -> dict[str, object]:
             "related": {"type": "array", "items": {"enum": names}},
             "http_status": {"type": "integer", "minimum": 200, "maximum": 599},
             "jsonrpc_code": _nullable({"type": "integer"}),
+            "grpc_status": _nullable({"type": "integer", "minimum": 0, "maximum": 16}),
             "since": required_if("since", semver),
             "deprecated": _nullable(
                 _object(

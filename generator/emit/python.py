@@ -87,6 +87,7 @@ def exports(registry: Registry) -> list[tuple[str, list[str]]]:
             "from_http",
             "from_mcp",
             "from_problem",
+            "from_status",
             "from_tool_result",
             "problem_from_envelope",
             "recovery_hint",
@@ -95,6 +96,7 @@ def exports(registry: Registry) -> list[tuple[str, list[str]]]:
             "to_http",
             "to_mcp",
             "to_problem",
+            "to_status",
             "to_tool_result",
         ]
     return [(module, sorted(names, key=_isort)) for module, names in found.items()]

@@ -17,6 +17,7 @@ import jinja2
 import yaml
 
 from ..names import HEADER, SHIPPED_TEMPLATES, in_comment
+from ..registry import grpc
 from ..registry.model import identifier
 
 __all__ = ["HEADER", "SHIPPED_TEMPLATES", "environment", "render"]
@@ -118,6 +119,7 @@ def environment(overrides: Path | None = None) -> jinja2.Environment:
     env.filters["upper_snake"] = lambda text: str(text).upper()
     env.filters["lower_first"] = lambda text: str(text)[:1].lower() + str(text)[1:]
     env.filters["comment"] = lambda text: in_comment(str(text))  # registry text in a comment
+    env.filters["grpc_name"] = lambda number: grpc.NAMES[int(number)]  # google.rpc.Code's
     return env
 
 

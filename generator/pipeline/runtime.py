@@ -258,9 +258,9 @@ class Examples:
         )
         found.append(Example("jsonrpc", "to_mcp(envelope, 1)", wire.to_mcp(envelope, 1)))
         found.append(Example("tool", "to_tool_result(envelope)", wire.to_tool_result(envelope)))
-        details = wire.to_error_details(code.name, asked, **passed)
+        status = wire.to_status(code.name, asked, **passed)
         shown = f"{name}{f', {asked!r}' if asked else ''}{written}"
-        found.append(Example("grpc", f"to_error_details({shown})", details))
+        found.append(Example("grpc", f"to_status({shown})", status))
         return found
 
 

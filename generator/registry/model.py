@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..diagnostics import Mark
+from . import grpc
 
 
 class Envelope(StrEnum):
@@ -304,6 +305,7 @@ class Code:
     related: tuple[str, ...] = ()
     http: int | None = None  # None unless the registry uses the http wire and the code's
     jsonrpc: int | None = None  # shape travels in the error envelope (likewise for jsonrpc)
+    grpc: str | None = None  # a google.rpc.Code name the code declares; None: derived
     shape_reason: str = ""
     rationale: str = ""
     deprecated: Deprecation | None = None
@@ -518,6 +520,15 @@ class Registry:
             return 200
         return code.http
 
+    def grpc_status(self, code: Code) -> int | None:
+        """The gRPC status (google.rpc.Code's number) a code's failure travels with: the one
+        it declares, else the one its HTTP status maps to (registry/grpc.py); None where the
+        registry maps no HTTP status and the code declares none."""
+        if code.grpc is not None:
+            return grpc.CODES[code.grpc]
+        status = self.http_status(code)
+        return grpc.CODES[grpc.from_http(status)] if status is not None else None
+
     def produced_by(self, limit_id: str) -> tuple[Code, ...]:
         """The codes a limit produces: those that name it among their limits."""
         return self._produced.get(limit_id, ())
@@ -639,6 +650,7 @@ class Registry:
             entry["http_status"] = self.http_status(code)
         if self.uses("jsonrpc"):
             entry["jsonrpc_code"] = code.jsonrpc
+        entry["grpc_status"] = self.grpc_status(code)
         entry |= {"since": code.since, **code.lifecycle(), "docs_url": self.docs_url(code)}
         if code.rationale:
             entry["rationale"] = code.rationale

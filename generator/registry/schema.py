@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
+from .grpc import FROM_HTTP as GRPC_FROM_HTTP
+from .grpc import NAMES as GRPC_NAMES
 from .model import FIELD_COMPAT, FIELD_TYPES, WIRES, Envelope, ExtraField, RetryPolicy
 
 
@@ -370,6 +372,18 @@ CODE = ObjectSchema(
             "whose shape travels in the error envelope, refused for the others.",
         ),
         Field(
+            "grpc",
+            "choice",
+            False,
+            "gRPC status, a google.rpc.Code name such as `UNAVAILABLE`; refused for codes "
+            "whose shape travels inside a result (they travel as `OK`), and `OK` is refused "
+            "for the others. A code that gives none takes the one its HTTP status maps to, "
+            "after google/rpc/code.proto: "
+            + ", ".join(f"{status} `{name}`" for status, name in GRPC_FROM_HTTP.items())
+            + "; any other 4xx `INVALID_ARGUMENT`, any other 5xx `INTERNAL`.",
+            GRPC_NAMES,
+        ),
+        Field(
             "since",
             "semver",
             False,
@@ -584,7 +598,17 @@ def code_schema(declared: tuple[ExtraField, ...]) -> ObjectSchema:
 #: The keys a sub-code (PARENT.SUB) takes from its parent when it does not give them itself.
 #: ``shape`` and ``shape_reason`` come as a pair, and only to a sub-code that gives neither
 #: ``layer`` nor ``shape``; ``http`` and ``jsonrpc`` only to a protocol-shaped one.
-INHERITED = ("layer", "shape", "shape_reason", "recovery", "retry", "http", "jsonrpc", "limits")
+INHERITED = (
+    "layer",
+    "shape",
+    "shape_reason",
+    "recovery",
+    "retry",
+    "http",
+    "jsonrpc",
+    "grpc",
+    "limits",
+)
 
 
 @lru_cache(maxsize=16)

@@ -6,7 +6,8 @@ say something the registry does not:
 - Problem Details (RFC 9457): :func:`to_problem`, :func:`problem_from_envelope`,
   :func:`from_problem`;
 - gRPC-style error details (google.rpc ErrorInfo, RetryInfo, Help, LocalizedMessage):
-  :func:`to_error_details`, :func:`from_error_details`;
+  :func:`to_error_details`, :func:`from_error_details`, and the google.rpc.Status that
+  carries them: :func:`to_status`, :func:`from_status`;
 - HTTP: :func:`to_http`, :func:`from_http`;
 - MCP (JSON-RPC 2.0): :func:`to_mcp`, :func:`from_mcp`;
 - a model's tool result: :func:`to_tool_result`, :func:`from_tool_result`.
@@ -65,6 +66,8 @@ _BRACKET_STEP = str.maketrans("[{]}", "\x01\x01\xff\xff")  # +1 in, -1 out, as s
 #: The range of a google.protobuf.Duration, in seconds either way.
 _DURATION_MAX_SECONDS = 315_576_000_000
 _NANOS = 1_000_000_000
+#: google.rpc.Code's UNKNOWN, for a code with no gRPC status (a registry without HTTP).
+_GRPC_UNKNOWN = 2
 #: What classify() says of an envelope with ``"ok": false``.
 _ERROR_OUTCOME = FORM_OUTCOMES.get(Form.ERROR)
 
@@ -274,6 +277,37 @@ def to_error_details(
         }
     )
     return details
+
+
+def to_status(
+    code: ErrorCode | str,
+    locale: str | None = None,
+    /,
+    *,
+    request_id: str | None = None,
+    params: object = None,  # a Mapping; see _format.merge_params
+    **keywords: object,
+) -> dict[str, object]:
+    """A google.rpc.Status in its JSON form: ``code`` is the code's gRPC status (declared in
+    the registry, or derived from its HTTP status), ``message`` the localized message and
+    ``details`` what :func:`to_error_details` gives. A failure inside a result has the
+    status OK (0): like its HTTP 200, the exchange succeeded, and the details say what
+    failed. Placeholder values are given as for :func:`to_problem`."""
+    info = code_info(code)
+    values = merge_params(info, params, keywords)
+    details = to_error_details(info.code, locale, request_id=request_id, params=values)
+    localized = details[-1]["message"]
+    return {
+        "code": info.grpc_status if info.grpc_status is not None else _GRPC_UNKNOWN,
+        "message": localized,
+        "details": details,
+    }
+
+
+def from_status(status: Mapping[str, object]) -> Classified | None:
+    """What a google.rpc.Status says, read from its details (:func:`from_error_details`);
+    None when none of them is an ErrorInfo of this registry's domain."""
+    return from_error_details(status.get("details"))
 
 
 def _retry_delay(info: CodeInfo, params: Mapping[str, object]) -> str:

@@ -52,7 +52,7 @@ def expected(code: se.ErrorCode, lang: str) -> dict[str, object]:
         "problem": se.problem_from_envelope(envelope, asked),
         "jsonrpc": se.to_mcp(envelope, 1),
         "tool": se.to_tool_result(envelope),
-        "grpc": se.to_error_details(code, asked, params=values),
+        "grpc": se.to_status(code, asked, params=values),
     }
 
 

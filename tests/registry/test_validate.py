@@ -170,3 +170,46 @@ def test_reserved_placeholder_names_are_the_keywords_of_the_runtime() -> None:
     assert {"instance", "params"} <= keywords  # to_problem's own, and the mapping
     assert keywords == set(RESERVED_PLACEHOLDERS) | set(SHARED_PLACEHOLDERS)
     assert not set(RESERVED_PLACEHOLDERS) & set(SHARED_PLACEHOLDERS)
+
+
+def test_a_codes_grpc_status_is_declared_or_derived_from_its_http_status() -> None:
+    from generator.registry import grpc
+
+    derived = load_registry_text(MINIMAL, "demo.yaml")
+    door, items = derived.code("DOOR_CLOSED"), derived.code("ITEMS_REFUSED")
+    assert door.grpc is None and derived.grpc_status(door) == grpc.CODES["PERMISSION_DENIED"]
+    assert derived.grpc_status(items) == 0  # inside a result, as HTTP 200: the call succeeded
+    declared = load_registry_text(
+        MINIMAL.replace("    http: 403\n", "    http: 403\n    grpc: FAILED_PRECONDITION\n"),
+        "demo.yaml",
+    )
+    assert declared.grpc_status(declared.code("DOOR_CLOSED")) == 9
+    assert declared.record(declared.code("DOOR_CLOSED"))["grpc_status"] == 9
+
+
+@pytest.mark.parametrize(
+    ("status", "name"),
+    [
+        (400, "INVALID_ARGUMENT"),
+        (401, "UNAUTHENTICATED"),
+        (403, "PERMISSION_DENIED"),
+        (404, "NOT_FOUND"),
+        (409, "ABORTED"),
+        (413, "INVALID_ARGUMENT"),
+        (422, "INVALID_ARGUMENT"),
+        (429, "RESOURCE_EXHAUSTED"),
+        (499, "CANCELLED"),
+        (500, "INTERNAL"),
+        (501, "UNIMPLEMENTED"),
+        (502, "UNAVAILABLE"),
+        (503, "UNAVAILABLE"),
+        (504, "DEADLINE_EXCEEDED"),
+        (507, "INTERNAL"),
+        (200, "OK"),
+    ],
+)
+def test_http_statuses_map_to_grpc_as_documented(status: int, name: str) -> None:
+    from generator.registry import grpc
+
+    assert grpc.from_http(status) == name
+    assert grpc.CODES[name] == list(grpc.CODES).index(name)  # google.rpc.Code's numbering

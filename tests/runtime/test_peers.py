@@ -1,7 +1,8 @@
 """The generated package's projections, read by the peers' own libraries.
 
 Each wire is checked with the library a peer on it would use: the official MCP Python SDK
-(both major versions) for ``to_mcp`` and ``to_tool_result``; jsonschema with RFC 9457's own
+(both major versions) for ``to_mcp`` and ``to_tool_result``; protobuf with google.rpc's own
+messages (googleapis-common-protos) for ``to_status``; jsonschema with RFC 9457's own
 schema for problem objects; h11, an HTTP/1.1 implementation, for ``to_http``. Every code, in
 several locales and with counts of 1 and 5.
 """
@@ -18,6 +19,8 @@ from urllib.parse import urlsplit
 import h11
 import jsonschema
 import pytest
+from google.protobuf import json_format
+from google.rpc import error_details_pb2, status_pb2
 
 import surface_errors as se
 
@@ -152,3 +155,44 @@ def test_every_http_answer_goes_through_an_http_1_1_implementation() -> None:
             assert back.code is code and back.locale == read["content-language"]
             checked += 1
     assert checked > 300
+
+
+def test_every_status_parses_into_google_rpc_status_with_every_detail_unpacked() -> None:
+    kinds = {
+        "ErrorInfo": error_details_pb2.ErrorInfo,
+        "RetryInfo": error_details_pb2.RetryInfo,
+        "Help": error_details_pb2.Help,
+        "LocalizedMessage": error_details_pb2.LocalizedMessage,
+    }
+    checked = 0
+    for code in mcp_peer.emitted():
+        info = se.CODES[code]
+        for locale in mcp_peer.LOCALES:
+            for count in (1, 5):
+                values = mcp_peer.example_values(code, count)
+                sent = se.to_status(code, locale, request_id="req-42", params=values)
+                status = json_format.ParseDict(json.loads(json.dumps(sent)), status_pb2.Status())
+                assert status.code == info.grpc_status == sent["code"]
+                assert 0 <= status.code <= 16 and (status.code == 0) == (info.http_status == 200)
+                unpacked = []
+                for detail in status.details:
+                    name = detail.TypeName().rsplit(".", 1)[1]
+                    message = kinds[name]()
+                    assert detail.Unpack(message), name
+                    unpacked.append(name)
+                    if name == "ErrorInfo":
+                        assert message.reason == code.value
+                        assert message.domain == se.codes.ERROR_DOMAIN
+                    if name == "LocalizedMessage":
+                        assert message.message == status.message
+                assert unpacked[0] == "ErrorInfo" and unpacked[-1] == "LocalizedMessage"
+                # What protobuf writes back is read back the same by the package.
+                written = json_format.MessageToDict(status)
+                back = se.from_status(written)
+                assert back is not None and back.code is code and back.request_id == "req-42"
+                assert back.params == {
+                    **values,
+                    **({"request_id": "req-42"} if "request_id" in info.placeholders else {}),
+                }
+                checked += 1
+    assert checked > 150

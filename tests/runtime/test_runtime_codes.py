@@ -31,6 +31,7 @@ def declared(registry: Registry, name: str) -> dict[str, object]:
         "retry_limit": code.retry.limit if code.retry else None,
         "http_status": registry.http_status(code),
         "jsonrpc_code": code.jsonrpc,
+        "grpc_status": registry.grpc_status(code),
         "placeholders": code.placeholder_names,
         "integers": code.integer_placeholders,
         "count": code.message.count,

@@ -218,6 +218,7 @@ def read_code(
     if parent is not None and envelope is Envelope.ERROR and parent.shape == shape:
         from_parent = parent  # a sub-code in the error envelope keeps its parent's numbers
     http, jsonrpc = read_wires(f, where, envelope, words.wires, key, found, from_parent)
+    grpc = read_grpc(f, where, envelope, found, from_parent)
 
     recovery = read_recovery(f, where, words.kind_ids, found)
     retry = read_retry(f, where, limit_ids, found)
@@ -292,6 +293,7 @@ def read_code(
         related=tuple(related),
         http=http,
         jsonrpc=jsonrpc,
+        grpc=grpc,
         shape_reason=shape_reason,
         rationale=rationale,
         deprecated=deprecated,
@@ -436,6 +438,34 @@ def read_wires(
                     "200 and as a JSON-RPC result",
                 )
     return (http if "http" in wires else None), (jsonrpc if "jsonrpc" in wires else None)
+
+
+def read_grpc(
+    f: Fields, where: str, envelope: Envelope | None, found: Diagnostics, parent: Code | None
+) -> str | None:
+    """The gRPC status a code declares (a google.rpc.Code name), or its parent's; None when
+    it declares none, and its status is derived from its HTTP status (registry/grpc.py)."""
+    grpc = f.choice("grpc")
+    if not f.has("grpc"):
+        return parent.grpc if parent is not None else None
+    if envelope is Envelope.RESULT:
+        found.error(
+            "E-STATUS-ON-ACTION",
+            f.mark("grpc"),
+            f"{where} travels inside a result, so it has no 'grpc' of its own",
+            "remove it: a failure inside a result travels inside {ok: true}, as gRPC OK",
+        )
+        return None
+    if grpc == "OK":
+        found.error(
+            "E-STATUS-GRPC-OK",
+            f.mark("grpc"),
+            f"{where} travels in the error envelope, but its gRPC status is OK",
+            "give the gRPC status of the failure, such as FAILED_PRECONDITION or UNAVAILABLE, "
+            "or remove 'grpc:' to derive it from the HTTP status",
+        )
+        return None
+    return grpc
 
 
 def read_recovery(
