@@ -1,9 +1,10 @@
 """What changed between two versions of a registry, and what that means for its version.
 
 A client branches on codes, builds envelopes from their shapes, fills their placeholders and
-maps them to HTTP and JSON-RPC. Each of those is part of a code's contract, so a change to one
-of them breaks clients; new codes, deprecations and retirements of deprecated codes do not;
-reworded prose is cosmetic. :func:`diff` classifies every change with its reason, and
+maps them to HTTP, JSON-RPC and gRPC, and matches problems and google.rpc details by the
+registry's URLs and error domain. Each of those is part of a code's contract, so a change to
+one of them breaks clients; new codes, deprecations and retirements of deprecated codes do
+not; reworded prose is cosmetic. Every fact that reaches a wire has a rule here. :func:`diff` classifies every change with its reason, and
 :func:`required_version` says which version the new registry needs at least.
 """
 
@@ -14,7 +15,8 @@ from dataclasses import asdict, dataclass
 from operator import attrgetter
 from typing import Generic, Literal, Protocol, TypeVar
 
-from .model import Code, ExtraField, Limit, Registry
+from . import grpc
+from .model import Code, ExtraField, Limit, Meta, Registry
 from .validate import semver
 
 Severity = Literal["breaking", "compatible", "cosmetic"]
@@ -97,6 +99,24 @@ def _added_placeholders(old: Code, new: Code) -> list[str]:
     return [p for p in new.placeholder_names if p not in old.placeholder_names]
 
 
+def _typed_placeholders(code: Code) -> tuple[str, ...]:
+    return tuple(f"{p.name} {p.type}" for p in code.placeholders)
+
+
+def _retyped(old: Code, new: Code) -> bool:
+    """A placeholder both versions have, with another type: callers pass the old type."""
+    before = {p.name: p.type for p in old.placeholders}
+    return any(before.get(p.name, p.type) != p.type for p in new.placeholders)
+
+
+def _grpc(code: Code) -> str:
+    """The gRPC status a code's failure travels with (Registry.grpc_status, by name): the
+    declared one, else its HTTP status's; a failure inside a result travels as OK."""
+    if code.grpc is not None:
+        return code.grpc
+    return grpc.from_http(code.http) if code.http is not None else "OK"
+
+
 def _limit_range(limit: Limit) -> str:
     return f"{limit.minimum}..{limit.maximum}"
 
@@ -138,6 +158,13 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         ),
     ),
     Rule(
+        field="placeholders",
+        severity="breaking",
+        reason="callers pass each value in its declared type; the package refuses another",
+        show=_typed_placeholders,
+        when=_retyped,
+    ),
+    Rule(
         field="http",
         severity="breaking",
         reason="HTTP clients branch on the status",
@@ -148,6 +175,12 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         severity="breaking",
         reason="JSON-RPC clients branch on the error code",
         show=lambda code: "none" if code.jsonrpc is None else code.jsonrpc,
+    ),
+    Rule(
+        field="grpc",
+        severity="breaking",
+        reason="gRPC clients branch on the status",
+        show=_grpc,
     ),
     Rule(
         field="retry",
@@ -182,17 +215,86 @@ CODE_RULES: tuple[Rule[Code], ...] = (
         compare=attrgetter("recovery"),
     ),
     Rule(
+        field="agent_hint",
+        severity="cosmetic",
+        reason="guidance for models in MCP answers and tool results; prose, not a contract",
+        show=attrgetter("hint"),
+    ),
+    Rule(
         field="related",
         severity="cosmetic",
         reason="cross-references only",
-        show=lambda code: code.related + code.limits,
-        compare=attrgetter("related", "limits"),
+        show=attrgetter("related"),
+    ),
+    Rule(
+        field="limits",
+        severity="cosmetic",
+        reason="the limits a code involves, for readers (its retry limit is the retry's)",
+        show=attrgetter("limits"),
     ),
     Rule(
         field="since",
         severity="cosmetic",
         reason="the history of a code should not be rewritten",
         show=lambda code: code.since or "none given",
+    ),
+)
+
+
+def _dropped_wires(old: Meta, new: Meta) -> bool:
+    return any(wire not in new.wires for wire in old.wires)
+
+
+#: How the registry's own facts that reach every wire change, in report order.
+META_RULES: tuple[Rule[Meta], ...] = (
+    Rule(
+        field="error_domain",
+        severity="breaking",
+        reason="google.rpc clients match ErrorInfo by its domain: details of another domain "
+        "are not this registry's to them",
+        show=attrgetter("domain"),
+    ),
+    Rule(
+        field="docs_url",
+        severity="breaking",
+        reason="every code's page moves: problem clients match a problem's type by its URL",
+        show=attrgetter("docs_url"),
+    ),
+    Rule(
+        field="wires",
+        severity="breaking",
+        reason="clients of a wire no longer mapped lose every code's status on it",
+        show=attrgetter("wires"),
+        when=_dropped_wires,
+    ),
+    Rule(
+        field="wires",
+        severity="compatible",
+        reason="codes gain a status on another wire",
+        show=attrgetter("wires"),
+        when=lambda old, new: not _dropped_wires(old, new) and old.wires != new.wires,
+    ),
+    Rule(
+        field="locales",
+        severity="compatible",
+        reason="messages in a language no longer shipped fall back to the source language",
+        show=attrgetter("locales"),
+        when=lambda old, new: any(tag not in new.locales for tag in old.locales),
+    ),
+    Rule(
+        field="locales",
+        severity="cosmetic",
+        reason="messages in another language",
+        show=attrgetter("locales"),
+        when=lambda old, new: (
+            all(tag in new.locales for tag in old.locales) and old.locales != new.locales
+        ),
+    ),
+    Rule(
+        field="source_locale",
+        severity="cosmetic",
+        reason="the language of untranslated messages, as their locale says",
+        show=attrgetter("source_locale"),
     ),
 )
 
@@ -413,6 +515,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
                 new=new.meta.package,
             )
         )
+    found += _walk(META_RULES, "registry", new.meta.name, old.meta, new.meta)
     for name, code in old_codes.items():
         if name not in new_codes:
             found.append(_removed_code(name, code, old_codes, new))

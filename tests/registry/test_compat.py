@@ -79,6 +79,43 @@ BREAKING: dict[str, tuple[Edit, str, str]] = {
         "changed",
     ),
     "narrowed limit range": (lambda t: t.replace("max: 5", "max: 4"), "limit", "changed"),
+    # Facts of every wire: ErrorInfo's domain, a problem's type, the gRPC status, the type
+    # of a value callers pass, the wires a registry maps onto.
+    "added error_domain": (
+        lambda t: t.replace(DOCS, DOCS + "  error_domain: doors.example\n"),
+        "registry",
+        "changed",
+    ),
+    "changed docs_url": (
+        lambda t: t.replace(DOCS, DOCS.replace("docs.example.org", "help.example.org")),
+        "registry",
+        "changed",
+    ),
+    "changed grpc": (
+        lambda t: t.replace("http: 403\n", "http: 403\n    grpc: FAILED_PRECONDITION\n"),
+        "code",
+        "changed",
+    ),
+    "changed grpc through http": (
+        lambda t: t.replace("http: 403", "http: 404"),
+        "code",
+        "changed",
+    ),
+    "changed placeholder type": (
+        lambda t: t.replace(
+            "who: {description: Who refused., example: the page}",
+            "who: {description: Who refused., example: 3, type: integer}",
+        ),
+        "code",
+        "changed",
+    ),
+    "removed wire": (
+        lambda t: t.replace("wires: [http, jsonrpc]", "wires: [http]").replace(
+            "    jsonrpc: -32050\n", ""
+        ),
+        "registry",
+        "changed",
+    ),
     "removed adapter": (
         lambda t: (
             t[: t.index("adapters:")] + "adapters:\n  http:\n    title: H\n"
@@ -99,6 +136,43 @@ def test_each_breaking_rule_fires(case: str) -> None:
     assert any(c.entity == entity and c.kind == kind for c in breaking), breaking
     assert all(c.reason for c in found)
     assert compat.required_version("1.2.0", found) == "2.0.0"
+
+
+DOCS = "  docs_url: https://docs.example.org/errors/\n"
+
+
+def test_each_wire_fact_is_reported_with_its_field() -> None:
+    fields = {
+        "added error_domain": ("error_domain", "demo", "doors.example"),
+        "changed grpc": ("grpc", "PERMISSION_DENIED", "FAILED_PRECONDITION"),
+        "changed grpc through http": ("grpc", "PERMISSION_DENIED", "NOT_FOUND"),
+        "changed placeholder type": (
+            "placeholders",
+            "count integer, who text",
+            "count integer, who integer",
+        ),
+        "removed wire": ("wires", "http, jsonrpc", "http"),
+    }
+    for case, (field, old, new) in fields.items():
+        found = changes(BASE, BREAKING[case][0](BASE))
+        assert any(
+            (c.severity, c.field, c.old, c.new) == ("breaking", field, old, new) for c in found
+        ), (case, found)
+
+
+def test_guidance_for_models_and_a_codes_limits_are_reported_as_what_they_are() -> None:
+    """agent_hint reaches MCP and tool results: reworded, it is reported (cosmetic, like
+    all prose); a code's limits are reported as limits, not as related codes."""
+    hinted = BASE.replace("    http: 403\n", "    http: 403\n    agent_hint: Knock first.\n")
+    found = changes(BASE, hinted)
+    assert [(c.severity, c.field, c.new) for c in found] == [
+        ("cosmetic", "agent_hint", "Knock first.")
+    ]
+    limited = BASE.replace("    http: 403\n", "    http: 403\n    limits: [attempts]\n")
+    found = changes(BASE, limited)
+    assert [(c.severity, c.field, c.new) for c in found] == [("cosmetic", "limits", "attempts")]
+    added = changes(BASE, BASE.replace("wires: [http, jsonrpc]", "wires: [http, jsonrpc]"))
+    assert added == []
 
 
 def test_a_title_added_or_reworded_is_cosmetic() -> None:
@@ -319,7 +393,7 @@ def test_diff_reads_git_revisions(run: Run, tmp_path: Path) -> None:
     git(root, "commit", "-q", "-am", "v2")
     result = run("diff", "HEAD~1", "HEAD", cwd=root)
     assert result.code == 1 and result.out.startswith(
-        "HEAD~1:codes.yaml (1.2.0) -> HEAD:codes.yaml (1.2.0): 1 breaking"
+        "HEAD~1:codes.yaml (1.2.0) -> HEAD:codes.yaml (1.2.0): 2 breaking"  # http, so grpc
     )
     assert run("diff", "HEAD", cwd=root).out.endswith("no changes\nrequired version: 1.2.0\n")
     unknown = run("diff", "no-such-tag", cwd=root)
@@ -530,7 +604,10 @@ def test_a_revision_from_before_the_vocabulary_reads_with_the_working_one(
     (root / "old.yaml").write_text(old.replace("http: 403", "http: 401"), "utf-8")
     result = run("diff", "old.yaml", "--format", "json", cwd=root)
     changed = json.loads(result.out)["changes"]
-    assert [(c["name"], c["field"]) for c in changed] == [("DOOR_CLOSED", "http")]
+    assert [(c["name"], c["field"], c["new"]) for c in changed] == [
+        ("DOOR_CLOSED", "http", "403"),
+        ("DOOR_CLOSED", "grpc", "PERMISSION_DENIED"),  # the status derived from the HTTP one
+    ]
 
 
 def test_a_value_a_code_no_longer_gives_is_shown_as_such() -> None:
