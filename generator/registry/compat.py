@@ -4,8 +4,9 @@ A client branches on codes, builds envelopes from their shapes, fills their plac
 maps them to HTTP, JSON-RPC and gRPC, and matches problems and google.rpc details by the
 registry's URLs and error domain. Each of those is part of a code's contract, so a change to
 one of them breaks clients; new codes, deprecations and retirements of deprecated codes do
-not; reworded prose is cosmetic. Every fact that reaches a wire has a rule here. :func:`diff` classifies every change with its reason, and
-:func:`required_version` says which version the new registry needs at least.
+not; reworded prose is cosmetic. Every fact that reaches a wire has a rule here. :func:`diff`
+classifies every change with its reason, and :func:`required_version` says which version the
+new registry needs at least.
 """
 
 from __future__ import annotations
