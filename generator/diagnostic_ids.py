@@ -131,6 +131,8 @@ IDS: dict[str, str] = {
     "E-STATUS-HTTP-NOT-ERROR": "A code's HTTP status is not in the 4xx or 5xx range.",
     "E-STATUS-GRPC-OK": "A code in the error envelope declares the gRPC status OK.",
     "E-STATUS-JSONRPC-RESERVED": "A code's JSON-RPC code lies in the range JSON-RPC 2.0 reserves.",
+    "E-STATUS-JSONRPC-TRANSPORT": "A code's JSON-RPC code is one that a transport its "
+    "registry's adapters declare (such as MCP) reserves for itself.",
     "E-STATUS-ON-ACTION": "A code whose shape travels inside a result gives a transport "
     "status, which only codes in the error envelope have.",
     # Placeholders and messages

@@ -144,7 +144,7 @@ def test_explain_json_has_limits_and_retry(run: Run) -> None:
     assert data["message"]["count"] == "attempts"
     assert [limit["id"] for limit in data["limits"]] == ["llm_retry_attempts", "llm_retry_backoff"]
     assert data["limits"][0]["default"] == 3
-    assert data["http_status"] == 503 and data["jsonrpc_code"] == -32034
+    assert data["http_status"] == 503 and data["jsonrpc_code"] == -32019
 
 
 def test_explain_unknown_code_suggests_the_nearest(run: Run) -> None:

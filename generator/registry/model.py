@@ -396,6 +396,7 @@ class Adapter:
     title: str
     description: str
     presents: tuple[tuple[str, str], ...] = ()  # (shape id, how it presents that shape)
+    transport: str | None = None  # a protocol errorbook knows (registry/transports.py)
     mark: Mark = field(compare=False)
 
     def text_for(self, shape: str) -> str:

@@ -13,6 +13,7 @@ from functools import cached_property, lru_cache
 from .grpc import FROM_HTTP as GRPC_FROM_HTTP
 from .grpc import NAMES as GRPC_NAMES
 from .model import FIELD_COMPAT, FIELD_TYPES, WIRES, Envelope, ExtraField, RetryPolicy
+from .transports import TRANSPORTS
 
 
 @dataclass(frozen=True)
@@ -464,6 +465,16 @@ ADAPTER = ObjectSchema(
     (
         Field("title", "text", True, "Name of the transport."),
         Field("description", "text", True, "What the transport is."),
+        Field(
+            "transport",
+            "choice",
+            False,
+            "The protocol this adapter is, when errorbook knows it: `mcp`. A code's "
+            "`jsonrpc` must then not take a number that protocol reserves for itself "
+            "(MCP: -32000 to -32002 and -32020 to -32099; an MCP server's own codes take "
+            "-32003 to -32019).",
+            TRANSPORTS,
+        ),
     ),
 )
 

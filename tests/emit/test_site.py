@@ -415,7 +415,7 @@ def test_the_switcher_works_without_javascript(browser: Any, root_server: str) -
 @pytest.mark.parametrize(
     ("query", "slug", "within"),
     [
-        ("-32034", "llm_retries_exhausted", 2),  # the code table holds the number too
+        ("-32019", "llm_retries_exhausted", 2),  # the code table holds the number too
         ("retries exhausted", "llm_retries_exhausted", 1),
         ("action timeout", "action_timeout", 1),
         ("PERMISSION_DENIED", "permission_denied", 1),
@@ -635,12 +635,12 @@ def test_the_finder_filters_by_name_number_and_chip(
     assert _shown(page) == ["PERMISSION_DENIED"]
     _status(page, lang, 1)
     # A number: the JSON-RPC code exactly, and an HTTP status exactly (503 is not -32503).
-    field.fill("-32034")
+    field.fill("-32019")
     assert _shown(page) == ["LLM_RETRIES_EXHAUSTED"]
     field.fill("503")
     with_503 = [c.value for c in se.ErrorCode if se.CODES[c].http_status == 503]
     assert sorted(_shown(page)) == sorted(with_503) and with_503
-    field.fill("32034")  # a number is matched whole, not as a part of -32034
+    field.fill("32019")  # a number is matched whole, not as a part of -32019
     assert _shown(page) == []
     _status(page, lang, 0)
     field.fill("")

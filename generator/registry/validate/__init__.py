@@ -150,6 +150,9 @@ def validate(root: Node, path: str) -> Registry:
         shape_ids=shape_ids,
         kind_ids=kind_ids,
         wires=meta.wires if meta is not None else (),
+        transports=tuple(
+            sorted({x.transport for x in adapters if x is not None and x.transport is not None})
+        ),
     )
     # References are checked against every defined name, valid or not, so that one broken
     # limit or layer does not make each code that names it report a second, false problem.

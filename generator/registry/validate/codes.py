@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...catalogs.entries import owns
-from ...diagnostics import Diagnostics
-from .. import schema
+from ...diagnostics import Diagnostics, Mark
+from .. import schema, transports
 from ..fields import Fields
 from ..loader import Node, Scalar, Sequence
 from ..model import (
@@ -41,6 +41,7 @@ class Vocabulary:
     shape_ids: tuple[str, ...] = ()
     kind_ids: tuple[str, ...] = ()
     wires: tuple[str, ...] = ()
+    transports: tuple[str, ...] = ()  # the protocols its adapters say they are
 
 
 def check_replacements(codes: list[Code], found: Diagnostics) -> None:
@@ -218,6 +219,8 @@ def read_code(
     if parent is not None and envelope is Envelope.ERROR and parent.shape == shape:
         from_parent = parent  # a sub-code in the error envelope keeps its parent's numbers
     http, jsonrpc = read_wires(f, where, envelope, words.wires, key, found, from_parent)
+    if jsonrpc is not None and f.has("jsonrpc"):
+        check_transports(jsonrpc, f.mark("jsonrpc"), where, words.transports, found)
     grpc = read_grpc(f, where, envelope, found, from_parent)
 
     recovery = read_recovery(f, where, words.kind_ids, found)
@@ -438,6 +441,25 @@ def read_wires(
                     "200 and as a JSON-RPC result",
                 )
     return (http if "http" in wires else None), (jsonrpc if "jsonrpc" in wires else None)
+
+
+def check_transports(
+    number: int, mark: Mark, where: str, declared: tuple[str, ...], found: Diagnostics
+) -> None:
+    """Refuse a JSON-RPC number that a transport the registry's adapters declare reserves
+    for itself (registry/transports.py: the table and its source)."""
+    for transport in declared:
+        reserved = transports.reserved_by(transport, number)
+        if reserved is None:
+            continue
+        free, title = transports.FREE[transport], transports.TITLES[transport]
+        found.error(
+            "E-STATUS-JSONRPC-TRANSPORT",
+            mark,
+            f"{where} uses JSON-RPC code {number}, which {title} reserves: {reserved.why}",
+            f"use a number {title} leaves free, from {free[0]} to {free[-1]}, or one "
+            "outside -32768 to -32000",
+        )
 
 
 def read_grpc(

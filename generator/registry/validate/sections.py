@@ -240,12 +240,16 @@ def read_adapter(
         return None
     title, description = f.text("title"), f.text("description")
     presents = {shape: f.text(shape) for shape in shapes}
+    transport = f.choice("transport")
     if title is None or description is None or None in presents.values():
+        return None
+    if transport is None and f.has("transport"):
         return None
     return Adapter(
         id=key.value,
         title=title,
         description=description,
         presents=tuple((shape, text) for shape, text in presents.items() if text is not None),
+        transport=transport,
         mark=key.mark,
     )
