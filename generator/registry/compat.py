@@ -292,6 +292,12 @@ META_RULES: tuple[Rule[Meta], ...] = (
         ),
     ),
     Rule(
+        field="releases",
+        severity="cosmetic",
+        reason="release notes only",
+        compare=attrgetter("releases"),
+    ),
+    Rule(
         field="source_locale",
         severity="cosmetic",
         reason="the language of untranslated messages, as their locale says",

@@ -417,10 +417,15 @@ class Meta:
     error_domain: str = ""
     required: tuple[str, ...] = ()  # the optional per-code keys the registry asks of every code
     wires: tuple[str, ...] = ()  # the wires of WIRES its codes are mapped onto
+    releases: tuple[tuple[str, str], ...] = ()  # (version, why it changed what it changed)
 
     @property
     def domain(self) -> str:
         return self.error_domain or self.name
+
+    def release_notes(self, version: str) -> str:
+        """Why ``version`` changed what it changed (``registry.releases``); empty if unsaid."""
+        return dict(self.releases).get(version, "")
 
 
 @dataclass(frozen=True, kw_only=True)

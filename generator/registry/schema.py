@@ -155,6 +155,14 @@ META = ObjectSchema(
             POLICY_KEYS,
         ),
         Field(
+            "releases",
+            "mapping of version to text",
+            False,
+            "Why a version changed what it changed, such as `{2.0.0: Codes moved to free "
+            "numbers.}`: shown on the changelog's page of that version, beside the codes it "
+            "added, deprecated or retired. A version after the registry's is refused.",
+        ),
+        Field(
             "naming",
             "naming rule",
             False,

@@ -10,12 +10,12 @@ from babel import Locale, UnknownLocaleError
 from ...catalogs import plurals
 from ...diagnostics import Diagnostics, Mark
 from .. import schema
-from ..fields import Fields
-from ..loader import Mapping
+from ..fields import Fields, entries, text_value
+from ..loader import Mapping, Scalar
 from ..model import WIRES, Meta
 from ..suggest import suggest
 from .names import MAX_NAMING_LENGTH, Naming
-from .versions import semver_field
+from .versions import SEMVER, semver, semver_field
 
 LOCALE = re.compile(r"[a-z]{2,3}(_([A-Z]{2}|[A-Z][a-z]{3}))?\Z")
 
@@ -130,7 +130,47 @@ def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
         error_domain=f.text("error_domain") or "",
         required=read_policy(f, found),
         wires=read_wires(f, found),
+        releases=read_releases(f, version, found),
     )
+
+
+def read_releases(
+    f: Fields, version: str | None, found: Diagnostics
+) -> tuple[tuple[str, str], ...]:
+    """``registry.releases``: per version, the text that says why it changed what it did."""
+    node = f.node("releases")
+    if node is None:
+        return ()
+    result: list[tuple[str, str]] = []
+    for key, value in entries(node, "release", found):
+        if not SEMVER.match(key.value):
+            found.error(
+                "E-VERSION-FORMAT",
+                key.mark,
+                f"'{key.value}' in 'releases' is not a version MAJOR.MINOR.PATCH",
+                "write three numbers without leading zeros, such as 1.2.0",
+            )
+            continue
+        if version is not None and semver(key.value) > semver(version):
+            found.error(
+                "E-VERSION-AFTER-REGISTRY",
+                key.mark,
+                f"'releases' describes {key.value}, after the registry's version {version}",
+                f"set registry.version to {key.value}, or describe a version up to {version}",
+            )
+            continue
+        if not isinstance(value, Scalar):
+            found.error(
+                "E-SCHEMA-TYPE",
+                value.mark,
+                f"the release notes of {key.value} must be text, not {value.kind}",
+                "write a sentence or a few",
+            )
+            continue
+        text = text_value(value, key.value, "'releases'", found)
+        if text is not None:
+            result.append((key.value, text))
+    return tuple(result)
 
 
 def read_wires(f: Fields, found: Diagnostics) -> tuple[str, ...]:
