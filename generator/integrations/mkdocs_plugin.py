@@ -46,6 +46,7 @@ from mkdocs.plugins import BasePlugin
 from .. import config
 from ..commands.site import SERVING
 from ..diagnostics import InvalidInput
+from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START
 from ..errors import ErrorbookError
 from ..pipeline import stamp
 
@@ -56,6 +57,10 @@ _SEVERITY = re.compile(r": (?:error|warning): ")  # the log level says it
 #: switcher's links.
 _HEAD_ALTERNATE = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 _SWITCHER_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-select__link">')
+#: A code's example tabs in a page's HTML, and the comment that holds their place while the
+#: search plugin reads the page.
+_EXAMPLES = re.compile(re.escape(EXAMPLES_START) + "(.*?)" + re.escape(EXAMPLES_END), re.S)
+_HELD = re.compile(r"<!-- errorbook:held (\d+) -->")
 
 
 #: Markdown extensions the generated pages use, with the settings they need.
@@ -90,6 +95,11 @@ def _one_at_a_time(root: Path) -> Iterator[None]:
 
 class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     serving = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The example tabs taken out of each page's content until the page is written.
+        self._held: dict[str, list[str]] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -144,7 +154,28 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 "fixed; `errorbook check` lists the same problems",
             )
 
+    def on_page_content(self, html: str, /, *, page: Any, config: MkDocsConfig, files: Any) -> str:
+        """Take a code's example tabs out of the page's content until it is written.
+
+        The search plugin indexes ``page.content`` when the page's context is made, which comes
+        after this event; the tabs (every wire's rendering of the code's example, a
+        highlighted token per ``<span>``) would be most of what it parses and would add to
+        the index only what the page states above them. ``on_post_page`` puts them back."""
+        held: list[str] = []
+
+        def hold(found: re.Match[str]) -> str:
+            held.append(found.group(1))
+            return f"<!-- errorbook:held {len(held) - 1} -->"
+
+        content = _EXAMPLES.sub(hold, html)
+        if held:
+            self._held[page.file.src_uri] = held
+        return content
+
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
+        held = self._held.pop(page.file.src_uri, None)
+        if held:
+            output = _HELD.sub(lambda found: held[int(found.group(1))], output)
         alternates = config.extra.get("alternate")
         if not isinstance(alternates, Sequence) or not config.site_url:
             return output

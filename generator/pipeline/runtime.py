@@ -248,14 +248,10 @@ class Examples:
         wire = self._package.module("wire")
         if wire is None:
             return found
-        found.append(Example("http", "to_http(envelope)", wire.to_http(envelope)))
-        found.append(
-            Example(
-                "problem",
-                f"problem_from_envelope(envelope{f', {asked!r}' if asked else ''})",
-                wire.problem_from_envelope(envelope, asked),
-            )
-        )
+        # A failure in the error form as RFC 9457 describes it, the body clients expect;
+        # one inside a result stays an envelope in a 200 (to_http's own rule).
+        http = wire.to_http(envelope, problem=True)
+        found.append(Example("http", "to_http(envelope, problem=True)", http))
         found.append(Example("jsonrpc", "to_mcp(envelope, 1)", wire.to_mcp(envelope, 1)))
         found.append(Example("tool", "to_tool_result(envelope)", wire.to_tool_result(envelope)))
         status = wire.to_status(code.name, asked, **passed)

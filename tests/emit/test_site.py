@@ -867,3 +867,24 @@ def test_retry_chips_show_labels_and_filter_on_the_policy(
     }
     assert explained == labels
     context.close()
+
+
+def test_example_tabs_are_on_the_page_but_not_in_the_search_index(built: Path) -> None:
+    """The plugin holds a code's example tabs back from the search plugin and puts them
+    back where they were: the page shows every tab under its Example heading, the index has
+    the heading with no text, and no call or value of the examples."""
+    for lang in LANGUAGES:
+        index = json.loads((built / lang / "search" / "search_index.json").read_text("utf-8"))
+        texts = {doc["location"]: doc["text"] for doc in index["docs"]}
+        for code in se.ErrorCode:
+            slug = code.value.lower()
+            html = (built / lang / "codes" / slug / "index.html").read_text("utf-8")
+            assert "errorbook:" not in html  # neither marker nor placeholder is left
+            heading = html.index('id="example"')
+            tabs = html.index('class="tabbed-set', heading)
+            assert tabs < html.index("</article>")
+            assert html.count('class="tabbed-block"') >= 2
+            assert texts[f"codes/{slug}/#example"] == ""
+            page_text = " ".join(t for loc, t in texts.items() if loc.startswith(f"codes/{slug}/"))
+            assert "to_mcp" not in page_text and "jsonrpc" not in page_text, (lang, code)
+            assert "Copy the code" not in page_text

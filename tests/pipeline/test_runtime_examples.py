@@ -48,8 +48,7 @@ def expected(code: se.ErrorCode, lang: str) -> dict[str, object]:
     assert info.code is code
     return {
         "python": envelope,
-        "http": se.to_http(envelope),
-        "problem": se.problem_from_envelope(envelope, asked),
+        "http": se.to_http(envelope, problem=True),
         "jsonrpc": se.to_mcp(envelope, 1),
         "tool": se.to_tool_result(envelope),
         "grpc": se.to_status(code, asked, params=values),

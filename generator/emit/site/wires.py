@@ -25,11 +25,18 @@ def plain(text: str) -> str:
     return text
 
 
+#: The comments around a code's example tabs. The errorbook MkDocs plugin keeps what lies
+#: between them out of the search index: the examples repeat the code's name, number and
+#: message, which the page already states, and their highlighted markup (a ``<span>`` per
+#: token) is most of what the search plugin would otherwise parse on every code page.
+EXAMPLES_START = "<!-- errorbook:examples -->"
+EXAMPLES_END = "<!-- /errorbook:examples -->"
+
+
 #: Every wire a tab can show, in the order of the tabs, with its label.
 WIRES = {
     "python": "Python",
     "http": "HTTP",
-    "problem": plain("Problem details"),
     "jsonrpc": plain("JSON-RPC (MCP)"),
     "tool": plain("Tool result"),
     "grpc": plain("gRPC error details"),
@@ -63,7 +70,7 @@ def tabs(
 ) -> str:
     """The examples as content tabs; ``label`` translates a tab's label, ``returns`` makes
     the sentence that introduces a value ("``to_http(envelope)`` returns:")."""
-    out: list[str] = []
+    out: list[str] = [EXAMPLES_START, ""]
     for example in examples:
         title = label(WIRES[example.wire]).replace('"', "'")
         out.append(f'=== "{title}"')
@@ -71,7 +78,8 @@ def tabs(
         body = [returns(markdown.code_span(example.call)), "", shown(example)]
         out.extend(_indented("\n".join(body)))
         out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    out.append(EXAMPLES_END)
+    return "\n".join(out) + "\n"
 
 
 def shown(example: Example) -> str:
