@@ -39,6 +39,7 @@ _CONTEXTS = {
         rf"|recovery\.{_ID}"
         rf"|actor\.{_ID}\.description"
         rf"|glossary\.{_ID}"
+        r"|release\.[0-9]+\.[0-9]+\.[0-9]+"
         rf"|shape\.{_ID}\.(?:title|proves|description)"
         rf"|{_CODE}\.(?:meaning|rationale|shape_reason)"
         rf"|{_CODE}\.(?:recovery|avoid)\.[1-9][0-9]*"
@@ -248,6 +249,15 @@ def docs_entries(registry: Registry) -> list[Entry]:
                     f"The {field} of the result shape {shape.id}.",
                 )
             )
+    for version, notes in meta.releases:
+        found.append(
+            _prose(
+                f"release.{version}",
+                notes,
+                f"Why version {version} of the registry changed what it changed; the opening "
+                "of that version's changelog page.",
+            )
+        )
     for term in registry.glossary:
         found.append(
             Entry(

@@ -107,6 +107,8 @@ def test_every_wire_gives_back_what_went_in(
     details = se.to_error_details(code, locale, request_id=request_id, params=values)
     back = se.from_error_details(through_json(details))
     assert got(back) == want
+    status_json = se.to_status(code, locale, request_id=request_id, params=values)
+    assert got(se.from_status(through_json(status_json))) == want
     for found in (back, se.from_problem(problem), se.from_mcp(se.to_mcp(envelope, 1))):
         assert found is not None and found.outcome is outcome.outcome
 
