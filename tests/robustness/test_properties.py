@@ -399,12 +399,15 @@ LIVE_TAGS = {
 
 def _own_copy_button(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
     """The button the code page template writes under a code's name, exactly: its fixed
-    attributes, a code name to copy, and nothing else."""
+    attributes (``data-search-exclude`` keeps its label out of the search index), a code
+    name to copy, and nothing else."""
     names = [name for name, _ in attrs]
     found = dict(attrs)
     return (
         tag == "button"
-        and names == ["type", "class", "data-eb-copy", "data-eb-done", "hidden"]
+        and names
+        == ["type", "class", "data-search-exclude", "data-eb-copy", "data-eb-done", "hidden"]
+        and found["data-search-exclude"] is None
         and found["type"] == "button"
         and found["class"] == "eb-copy-name"
         and re.fullmatch(r"[A-Z0-9_.]+", found["data-eb-copy"] or "") is not None
