@@ -121,7 +121,7 @@ IDS: dict[str, str] = {
     "E-REF-SELF": "A code names itself where another code is meant.",
     "E-REF-RETIRED-REPLACEMENT": "A deprecated code is replaced by a code that is retired.",
     "E-RENAME-CODE-EXISTS": "A code is renamed from a name another code of the registry has.",
-    "E-RENAME-NOT-A-CODE-NAME": "A code's 'renamed_from' is not in the form of a code name.",
+    "E-RENAME-NOT-A-CODE-NAME": "A code's 'renamed_from' breaks the registry's naming rule.",
     "E-RENAME-TWICE": "Two codes are renamed from the same old name.",
     # Shapes and transport statuses
     "E-SHAPE-REASON-MISSING": "A code overrides its layer's shape without a 'shape_reason'.",

@@ -23,7 +23,7 @@ from ..names import one_line
 from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
-from .entries import Entry, entries, owns
+from .entries import Entry, code_names, entries, owns
 
 #: Header fields Babel computes itself; any other field a tool wrote is kept as it was.
 _BABEL_FIELDS = {
@@ -419,12 +419,13 @@ def merge(
         merged.origin = existing
     old: dict[str, _Old] = {}
     by_text: dict[tuple[str, ...], Message] = {}
+    names = code_names(registry)
     if existing is not None:
         for message in existing.obsolete.values():
-            if message.context and owns(domain, message.context):
+            if message.context and owns(domain, message.context, names):
                 old.setdefault(message.context, _Old(message, True))
         for message in existing:
-            if message.id and message.context and owns(domain, message.context):
+            if message.id and message.context and owns(domain, message.context, names):
                 old[message.context] = _Old(message, False)
     new_entries = entries(registry, domain)
     used = {entry.context for entry in new_entries}
@@ -473,14 +474,14 @@ def merge(
         merged[message.id] = message
     if existing is not None:
         for message in existing:
-            if message.id and not owns(domain, message.context):
+            if message.id and not owns(domain, message.context, names):
                 _keep(merged, existing, message)
     # Every translated obsolete entry stays, unless it came back as the active entry: a
     # translation once written is never dropped (the file keeps its history in #~).
     if existing is not None:
         active = {(_ids(m), m.context) for m in merged if m.id and not merged.is_foreign(m)}
         for message in existing.obsolete.values():
-            if not owns(domain, message.context):
+            if not owns(domain, message.context, names):
                 _keep(merged, existing, message, obsolete=True)
                 continue
             key = merged._key_for(message.id, message.context)

@@ -18,7 +18,7 @@ from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
 from .catalog import StableCatalog
-from .entries import entries, message_contexts
+from .entries import code_names, entries, message_contexts
 from .paths import NAMES, catalog_paths
 from .pofile import read
 
@@ -286,11 +286,12 @@ def check_catalogs(
     ``names`` gives each domain's file name (Config.domains)."""
     found = Diagnostics()
     stats: dict[tuple[str, str], Counts] = {}
+    codes = code_names(registry)
     for locale, domain, path in catalog_paths(registry, locales_dir, names):
         data = existing.get(path)
         if data is None:
             continue
-        catalog, lines, problems = read(data, path, locale, domain)
+        catalog, lines, problems = read(data, path, locale, domain, codes)
         found.extend(problems)
         if problems.has_errors:
             continue

@@ -48,15 +48,45 @@ _CONTEXTS = {
 }
 
 
+#: Where the code's name is in each of errorbook's contexts that belong to a code, by
+#: domain: a name its registry's naming rule allows may go beyond :data:`_CODE`.
+_OF_A_CODE = {
+    "messages": re.compile(rf"(?P<code>.+?)(?:\.{TITLE_PART})?\Z"),
+    "docs": re.compile(
+        r"(?P<code>.+?)\.(?:meaning|rationale|shape_reason|(?:recovery|avoid)\.[1-9][0-9]*"
+        r"|placeholder\.[A-Za-z_][A-Za-z0-9_]*)\Z"
+    ),
+}
+
+
 @functools.lru_cache(maxsize=1 << 16)  # asked for every entry of every catalog read
-def owns(domain: str, context: str | None) -> bool:
+def owns(domain: str, context: str | None, names: frozenset[str] = frozenset()) -> bool:
     """True when an entry with this msgctxt is errorbook's in a catalog of ``domain``.
 
     Another tool (pybabel, a hand-kept catalog) may share a PO file with errorbook; its
     entries have no msgctxt or one of another shape, and errorbook must leave them as they
-    are. An entry of errorbook's shape whose code left the registry is still errorbook's."""
+    are. An entry of errorbook's shape whose code left the registry is still errorbook's.
+    ``names`` are the registry's code names (:func:`code_names`): a code whose naming rule
+    allows what errorbook's shapes do not (lower case, ``doorClosed``) owns its entries too,
+    and no other tool's entry of that shape, such as ``menu``, is taken."""
     pattern = _CONTEXTS.get(domain)
-    return context is not None and pattern is not None and pattern.match(context) is not None
+    if context is None or pattern is None:
+        return False
+    if pattern.match(context) is not None:
+        return True
+    if not names:
+        return False
+    shape = _OF_A_CODE.get(domain)
+    of_a_code = shape.match(context) if shape is not None else None
+    return of_a_code is not None and (of_a_code.group("code") in names or context in names)
+
+
+def code_names(registry: Registry) -> frozenset[str]:
+    """Every name whose catalog entries are the registry's: its codes' names and the names
+    they were renamed from, whatever the naming rule allows."""
+    found = {code.name for code in registry.codes}
+    found.update(code.renamed_from for code in registry.codes if code.renamed_from)
+    return frozenset(found)
 
 
 @dataclass(frozen=True)

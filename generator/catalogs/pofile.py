@@ -324,12 +324,14 @@ class _Parser(PoFileParser):
         found: Diagnostics,
         domain: str | None = None,
         locale: str | None = None,
+        names: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__(catalog, ignore_obsolete=False, abort_invalid=True)
         self.stable = catalog
         self.path = path
         self.found = found
         self.domain = domain
+        self.names = names  # the registry's code names (entries.code_names)
         rule = plurals.lookup(locale) if locale else None
         self.forms = rule.count if rule is not None else None  # errorbook's, for the locale
         self.seen: dict[tuple[bool, str | None, str], int] = {}
@@ -404,7 +406,7 @@ class _Parser(PoFileParser):
         added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
         if added is not None:
             added.user_comments = comments
-        if msgid and self.domain is not None and not owns(self.domain, context):
+        if msgid and self.domain is not None and not owns(self.domain, context, self.names):
             catalog.foreign[(obsolete, key)] = "\n".join(self.rows[first : self.last + 1])
             return True
         return False
@@ -482,7 +484,11 @@ _read_cache_bytes = 0
 
 
 def read(
-    data: bytes, path: str, locale: str | None = None, domain: str | None = None
+    data: bytes,
+    path: str,
+    locale: str | None = None,
+    domain: str | None = None,
+    names: frozenset[str] = frozenset(),
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems.
 
@@ -490,10 +496,10 @@ def read(
     on every edit, and most PO files have not changed. Callers must not change the catalog
     they get back."""
     global _read_cache_bytes
-    key = (hashlib.sha256(data).digest(), path, locale, domain)
+    key = (hashlib.sha256(data).digest(), path, locale, domain, names)
     cached = _READ_CACHE.get(key)
     if cached is None:
-        cached = _read(data, path, locale, domain)
+        cached = _read(data, path, locale, domain, names)
         if len(data) <= _READ_CACHE_LIMIT:
             if _read_cache_bytes + len(data) > _READ_CACHE_LIMIT:
                 _READ_CACHE.clear()
@@ -504,7 +510,7 @@ def read(
 
 
 def _read(
-    data: bytes, path: str, locale: str | None, domain: str | None
+    data: bytes, path: str, locale: str | None, domain: str | None, names: frozenset[str]
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     found = Diagnostics()
     catalog = StableCatalog(locale=locale, domain=domain, fuzzy=False)
@@ -563,7 +569,7 @@ def _read(
         )
     if found.has_errors:
         return catalog, {}, found
-    parser = _Parser(catalog, path, found, domain, locale)
+    parser = _Parser(catalog, path, found, domain, locale, names)
     try:
         parser.parse(parser.feed(text))
         catalog.trailing = list(parser.user_comments)  # comment lines after the last entry

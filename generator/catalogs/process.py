@@ -19,7 +19,7 @@ from ..pipeline.cache import CatalogCache, Checked, Written, fingerprint
 from ..registry.model import Registry
 from . import catalog, checks, pofile
 from .checks import Counts
-from .entries import DOMAINS, message_contexts
+from .entries import DOMAINS, code_names, message_contexts
 from .paths import NAMES, mo_path, po_path, pot_path
 
 
@@ -118,6 +118,7 @@ def _locale(locale: str) -> CatalogRun:
     registry = job.registry
     run = CatalogRun()
     counts = message_contexts(registry)
+    names = code_names(registry)
     for domain in DOMAINS:
         path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
@@ -140,7 +141,7 @@ def _locale(locale: str) -> CatalogRun:
         parsed = None
         memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
         if data is not None and not reuse:
-            parsed, lines, problems = pofile.read(data, path, locale, domain)
+            parsed, lines, problems = pofile.read(data, path, locale, domain, names)
             if problems.has_errors:
                 run.unreadable.extend(problems)
                 continue

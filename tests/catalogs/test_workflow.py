@@ -4,9 +4,11 @@ what stats counts, and where generate's warnings point."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-from ..conftest import Run, po, translate
+from ..conftest import Run, make_project, po, translate
 
 
 def _entry(text: str, context: str) -> str:
@@ -222,3 +224,51 @@ def test_a_fuzzy_entry_stays_fuzzy_through_removal_and_return(run: Run, translat
     registry.write_text(original, "utf-8")
     assert run("generate", cwd=translated).code == 0
     assert "fuzzy" not in _entry(po(translated, "de").read_text("utf-8"), "DOOR_CLOSED")
+
+
+
+def _lower_case(root: Path, old: str, new: str, renamed: bool = False) -> None:
+    """Name the code ``old`` ``new`` under a naming rule that allows lower case."""
+    registry = root / "codes.yaml"
+    text = registry.read_text("utf-8")
+    if "naming:" not in text:
+        rule = "  naming: {pattern: '[A-Za-z_][A-Za-z0-9_]*'}\n"
+        text = text.replace("registry:\n", "registry:\n" + rule, 1)
+    text = text.replace(f"related: [{old}]", f"related: [{new}]")
+    since = f"    renamed_from: {old}\n" if renamed else ""
+    registry.write_text(text.replace(f"  {old}:\n", f"  {new}:\n{since}"), "utf-8")
+
+
+def _german(root: Path, code: str) -> str:
+    """The German message of ``code`` from the package generate wrote, in a fresh process."""
+    script = f"import demo_errors as m; print(m.message({code!r}, 'de'))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def test_a_lower_case_code_name_keeps_its_translations(run: Run, tmp_path: Path) -> None:
+    """A registry whose naming rule allows lower case: its codes' entries are errorbook's,
+    so their translations are counted, compiled, and carried through a rename; another
+    tool's lower-case entry in the same file is still left as it is."""
+    root = make_project(tmp_path / "p")
+    _lower_case(root, "DOOR_CLOSED", "doorClosed")
+    assert run("generate", cwd=root).code == 0
+    translate(po(root, "de"), {"doorClosed": "Die Tür ist zu."})
+    with po(root, "de").open("a", encoding="utf-8") as stream:
+        stream.write('\nmsgctxt "menu"\nmsgid "Open"\nmsgstr "Öffnen"\n')
+    assert run("generate", cwd=root).code == 0
+    assert run("check", cwd=root).code == 0
+    rows = json.loads(run("stats", "--format", "json", cwd=root).out)
+    de = next(r for r in rows if r["locale"] == "de" and r["domain"] == "messages")
+    assert (de["translated"], de["untranslated"]) == (1, 1), de
+    assert _german(root, "doorClosed") == "Die Tür ist zu."
+    messages = po(root, "de").read_text("utf-8")
+    assert messages.endswith('msgctxt "menu"\nmsgid "Open"\nmsgstr "Öffnen"\n')
+    _lower_case(root, "doorClosed", "doorShut", renamed=True)
+    assert run("generate", cwd=root).code == 0
+    entry = _entry(po(root, "de").read_text("utf-8"), "doorShut")
+    assert entry.endswith('msgid "The door is closed."\nmsgstr "Die Tür ist zu."'), entry
+    assert "fuzzy" not in entry  # the same text under its new name
+    assert _german(root, "doorShut") == "Die Tür ist zu."

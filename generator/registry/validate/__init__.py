@@ -131,7 +131,8 @@ def validate(root: Node, path: str) -> Registry:
     limit_nodes = section(top, "limits", "limit", found)
     adapter_nodes = section(top, "adapters", "adapter", found)
     misnamed: set[str] = set()
-    code_nodes = section(top, "codes", "code", found, read_naming(top, found), misnamed)
+    naming = read_naming(top, found)
+    code_nodes = section(top, "codes", "code", found, naming, misnamed)
     declared = read_declarations(top, found)
     if len(code_nodes) > MAX_CODES:
         found.error(
@@ -153,6 +154,7 @@ def validate(root: Node, path: str) -> Registry:
         transports=tuple(
             sorted({x.transport for x in adapters if x is not None and x.transport is not None})
         ),
+        naming=naming,
     )
     # References are checked against every defined name, valid or not, so that one broken
     # limit or layer does not make each code that names it report a second, false problem.

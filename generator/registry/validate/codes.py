@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...catalogs.entries import owns
 from ...diagnostics import Diagnostics, Mark
 from .. import schema, transports
 from ..fields import Fields
@@ -24,7 +23,7 @@ from ..model import (
 )
 from .extras import read_values
 from .messages import read_message, read_placeholders, read_title
-from .names import reference_ok
+from .names import Naming, reference_ok
 from .sections import vocabulary_ok
 from .versions import semver, semver_field
 
@@ -42,6 +41,7 @@ class Vocabulary:
     kind_ids: tuple[str, ...] = ()
     wires: tuple[str, ...] = ()
     transports: tuple[str, ...] = ()  # the protocols its adapters say they are
+    naming: Naming = field(default_factory=Naming)  # the rule its code names follow
 
 
 def check_replacements(codes: list[Code], found: Diagnostics) -> None:
@@ -78,10 +78,15 @@ def check_renames(codes: list[Code], found: Diagnostics) -> None:
 
 
 def read_renamed_from(
-    f: Fields, name: str, code_names: tuple[str, ...], found: Diagnostics
+    f: Fields,
+    name: str,
+    code_names: tuple[str, ...],
+    found: Diagnostics,
+    naming: Naming | None = None,
 ) -> str | None:
-    """A code's former name: in the form of a code name (so that its catalog entries are
-    errorbook's), neither its own nor one a code of the registry still has."""
+    """A code's former name: one the registry's naming rule allows (so that its catalog
+    entries are errorbook's), neither its own nor one a code of the registry still has."""
+    naming = naming or Naming()
     old = f.text("renamed_from")
     if old is None:
         return None
@@ -101,11 +106,12 @@ def read_renamed_from(
             f"a code that stays is replaced, not renamed: give {old} "
             f"'deprecated: {{since: ..., replaced_by: {name}}}', or remove {old}",
         )
-    elif not owns("messages", old):
+    elif not naming.accepts(old):
         found.error(
             "E-RENAME-NOT-A-CODE-NAME",
             mark,
-            f"{where} is renamed from '{old}', which is not a code name",
+            f"{where} is renamed from '{old}', which is not a code name by the registry's "
+            "naming rule",
             "write the old name as the registry had it, such as OLD_NAME",
         )
     else:
@@ -267,7 +273,7 @@ def read_code(
         )
 
     deprecated, retired = read_lifecycle(f, name, since, version, code_names, found)
-    renamed_from = read_renamed_from(f, name, code_names, found)
+    renamed_from = read_renamed_from(f, name, code_names, found, words.naming)
     extra = read_values(f, extra_fields, where, found)
     meaning, rationale = f.text("meaning"), f.text("rationale") or ""
     if (
