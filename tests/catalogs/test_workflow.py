@@ -226,7 +226,6 @@ def test_a_fuzzy_entry_stays_fuzzy_through_removal_and_return(run: Run, translat
     assert "fuzzy" not in _entry(po(translated, "de").read_text("utf-8"), "DOOR_CLOSED")
 
 
-
 def _lower_case(root: Path, old: str, new: str, renamed: bool = False) -> None:
     """Name the code ``old`` ``new`` under a naming rule that allows lower case."""
     registry = root / "codes.yaml"
