@@ -473,7 +473,7 @@ def _previous(message: Message) -> None:
 
 
 _READ_CACHE: dict[
-    tuple[bytes, str, str | None, str | None],
+    tuple[bytes, str, str | None, str | None, frozenset[str]],
     tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics],
 ] = {}
 #: How much PO text the cache may hold. A parsed catalog takes several times its file's size,
