@@ -248,10 +248,12 @@ class Examples:
         wire = self._package.module("wire")
         if wire is None:
             return found
-        # A failure in the error form as RFC 9457 describes it, the body clients expect;
-        # one inside a result stays an envelope in a 200 (to_http's own rule).
-        http = wire.to_http(envelope, problem=True)
-        found.append(Example("http", "to_http(envelope, problem=True)", http))
+        found.append(Example("http", "to_http(envelope)", wire.to_http(envelope)))
+        # The answer to a client that asks for RFC 9457's media type; a failure inside a
+        # result stays an envelope in a 200 (to_http's rule), so it has no tab of its own.
+        problem = wire.to_http(envelope, problem=True)
+        if problem[1].get("Content-Type") == wire.PROBLEM_JSON:
+            found.append(Example("problem", "to_http(envelope, problem=True)", problem))
         found.append(Example("jsonrpc", "to_mcp(envelope, 1)", wire.to_mcp(envelope, 1)))
         found.append(Example("tool", "to_tool_result(envelope)", wire.to_tool_result(envelope)))
         status = wire.to_status(code.name, asked, **passed)

@@ -44,7 +44,7 @@ def test_each_tab_shows_what_the_runtime_returns(reader: Any, server: str, lang:
             assert label.is_visible()  # every tab in sight, on a phone too: labels wrap
             label.click()
             shown = tabs.locator(".tabbed-block:visible pre code").first.inner_text()
-            if wire == "http":
+            if wire in ("http", "problem"):
                 status, headers, body = cast("tuple[int, dict[str, str], bytes]", value)
                 value = (status, headers, json.loads(body))
             assert _parsed(wire, shown.rstrip("\n")) == value, (code, lang, wire)

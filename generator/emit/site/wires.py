@@ -37,6 +37,7 @@ EXAMPLES_END = "<!-- /errorbook:examples -->"
 WIRES = {
     "python": "Python",
     "http": "HTTP",
+    "problem": plain("Problem details"),
     "jsonrpc": plain("JSON-RPC (MCP)"),
     "tool": plain("Tool result"),
     "grpc": plain("gRPC error details"),
@@ -86,7 +87,7 @@ def shown(example: Example) -> str:
     """One example's value as a fenced block."""
     if example.wire == "python":
         return markdown.code_block(python_literal(example.value), "python")
-    if example.wire == "http":
+    if example.wire in ("http", "problem"):
         status, headers, body = cast("tuple[int, dict[str, str], bytes]", example.value)
         return markdown.code_block(http_text(status, headers, body), "http")
     return markdown.json_block(example.value)
