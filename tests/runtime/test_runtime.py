@@ -218,3 +218,36 @@ def test_the_enums_are_rendered_from_the_registry_and_the_generator() -> None:
     )
     for runtime, values in pairs:
         assert [(m.name, m.value) for m in runtime] == [(v.upper(), v) for v in values]
+
+
+MESSAGES: list[dict[str, Any]] = json.loads((ROOT / "tests" / "messages.json").read_text("utf-8"))[
+    "cases"
+]
+
+
+def test_the_message_corpus_groups_digits_and_isolates_values() -> None:
+    """The corpus holds what it is for: grouped digits in each language's own separator, the
+    envelope without a locale as written, and isolated values in Arabic."""
+    said = {
+        (c["kind"], c["locale"], c["code"], json.dumps(c["params"])): c["message"] for c in MESSAGES
+    }
+    big = json.dumps({"count": 1048576, "maximum": 2000})
+    assert "1.048.576" in said[("message", "de", "TOO_MANY_ACTIONS", big)]
+    assert "1\u202f048\u202f576" in said[("message", "fr", "TOO_MANY_ACTIONS", big)]
+    assert "1048576" in said[("failure", None, "TOO_MANY_ACTIONS", big)]
+    version = json.dumps({"requested": "2024-11-05"})
+    assert (
+        "\u20682024-11-05\u2069" in said[("message", "ar", "PROTOCOL_VERSION_UNSUPPORTED", version)]
+    )
+
+
+@pytest.mark.parametrize("case", MESSAGES)
+def test_the_shared_message_corpus(case: dict[str, Any]) -> None:
+    """ts/test/messages.test.ts runs the same cases: both runtimes write each message alike."""
+    code, locale, params = case["code"], case["locale"], case["params"]
+    if case["kind"] == "message":
+        assert se.message(code, locale, params=params) == case["message"]
+        return
+    envelope = se.failure(code, locale=locale, params=params)
+    body = envelope["error"] if envelope["ok"] is False else envelope["result"]["error"]
+    assert body["message"] == case["message"]

@@ -16,6 +16,21 @@ export const REGISTRY = {
   errorDomain: "surface.example",
 } as const;
 
+/** Per locale that groups the digits of whole numbers in threes: its separator (from CLDR).
+ * Integer values in that locale's messages are grouped with it, as the Python package does. */
+export const DIGIT_GROUPS: Readonly<Record<string, string>> = {
+  "en": ",",
+  "de": ".",
+  "fr": " ",
+  "es": ".",
+  "ja": ",",
+  "pl": " ",
+  "ar": ",",
+};
+/** The locales written right to left: each value put into their messages is isolated
+ * (U+2068 … U+2069), so that `2024-11-05` or `-32004` keeps its order. */
+export const RIGHT_TO_LEFT: ReadonlySet<string> = new Set(["ar"]);
+
 export const Layer = {
   CONFIGURATION: "configuration",
   PROTOCOL: "protocol",
@@ -766,12 +781,39 @@ export function fallbackChain(tag?: string): string[] {
   return chain;
 }
 
-function fill(template: string, allowed: readonly string[], params: Readonly<Record<string, unknown>>): string | null {
+/** How values are written into one language's messages: the digit separator of whole
+ * numbers in `integers` (none: not grouped) and whether each value is isolated. */
+interface Writing {
+  readonly group: string | undefined;
+  readonly isolate: boolean;
+  readonly integers: readonly string[];
+}
+
+/** `value` with its digits grouped in threes from 1,000 on, as Python's format(value, ","). */
+function grouped(value: number, separator: string): string {
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+  return value < 0 ? "-" + digits : digits;
+}
+
+function fill(template: string, allowed: readonly string[], params: Readonly<Record<string, unknown>>, writing?: Writing): string | null {
   let bad = false;
   const text = template.replace(FIELD, (token: string, name: string | undefined) => {
     if (token === "{{") return "{";
     if (token === "}}") return "}";
-    if (name !== undefined && allowed.includes(name)) return String(params[name]);
+    if (name !== undefined && allowed.includes(name)) {
+      const value = params[name];
+      let shown = String(value);
+      if (
+        writing?.group !== undefined &&
+        writing.integers.includes(name) &&
+        typeof value === "number" &&
+        Number.isInteger(value) &&
+        Math.abs(value) >= 1000
+      ) {
+        shown = grouped(value, writing.group);
+      }
+      return writing?.isolate ? "\u2068" + shown + "\u2069" : shown;
+    }
     bad = true;
     return token;
   });
@@ -814,11 +856,18 @@ export function message(code: ErrorCode, locale?: string, params: Readonly<Recor
 
 /** The message and the registered locale whose words it is in (the source locale's when no
  * usable translation was found). */
-function render(code: ErrorCode, locale: string | undefined, params: Readonly<Record<string, string | number>>): [string, string] {
+function render(code: ErrorCode, locale: string | undefined, params: Readonly<Record<string, string | number>>, plain = false): [string, string] {
   const info = CODES[code];
   checkParams(info, params);
   const count = info.count !== null ? Number(params[info.count]) : null;
-  for (const tag of fallbackChain(locale)) {
+  const chain = fallbackChain(locale);
+  // The best locale decides how values are written, whichever text is found (as in Python);
+  // `plain` fills as the source text is written, as an envelope without a locale carries it.
+  const first = chain[0]!;
+  const writing: Writing | undefined = plain
+    ? undefined
+    : { group: DIGIT_GROUPS[first], isolate: RIGHT_TO_LEFT.has(first), integers: info.integers };
+  for (const tag of chain) {
     const forms = catalogs.get(tag)?.[code];
     if (forms === undefined) continue;
     let template: string | undefined;
@@ -828,11 +877,11 @@ function render(code: ErrorCode, locale: string | undefined, params: Readonly<Re
       template = forms[new Intl.PluralRules(tag.replace(/_/g, "-")).select(count)] ?? forms["other"];
     }
     if (template === undefined) continue;
-    const text = fill(template, info.placeholders, params);
+    const text = fill(template, info.placeholders, params, writing);
     if (text !== null) return [text, tag];
     break; // a translation with a forbidden field is never used
   }
-  const text = fill(sourceTemplate(info, count), info.placeholders, params);
+  const text = fill(sourceTemplate(info, count), info.placeholders, params, writing);
   return [text ?? info.message, REGISTRY.sourceLocale];
 }
 
@@ -885,7 +934,8 @@ export function failure(code: ErrorCode, params: Readonly<Record<string, string 
   const info = CODES[code];
   checkParams(info, params);
   checkValues(info, params);
-  const [text, tag] = render(code, options.locale, params);
+  // Without a locale the message is the source text as written (Python's format_message).
+  const [text, tag] = render(code, options.locale, params, options.locale === undefined);
   const error: ErrorBody = { code, message: text };
   if (Object.keys(params).length) error.params = { ...params };
   if (options.requestId !== undefined) error.request_id = options.requestId;
