@@ -84,3 +84,19 @@ def test_a_registry_without_shapes_shows_only_its_retry_policies(run: Run, tmp_p
     docs = _site(run, make_project(tmp_path / "q", without))
     table = (docs / "en" / "codes" / "index.md").read_text("utf-8")
     assert "## " not in table  # neither shapes nor retry policies: no legend at all
+
+
+def test_a_code_pages_facts_are_whole_sentences_a_translator_can_punctuate() -> None:
+    """"Layer: …" is one translatable text with its placeholder, not a label joined to ": "
+    by the template: French sets a no-break space before the colon, Japanese a full-width
+    colon, and each committed page writes the facts as its language's text says."""
+    from .test_site import LANGUAGES, said
+
+    assert said("fr", "Layer: %(layer)s", layer="X") == "Couche\u00a0: X"
+    assert said("ja", "Layer: %(layer)s", layer="X") == "レイヤー\uff1aX"  # a full-width colon
+    root = Path(__file__).resolve().parents[2]
+    for lang in LANGUAGES:
+        page = (root / "site" / "docs" / lang / "codes" / "llm_rate_limited.md").read_text("utf-8")
+        layer = said(lang, "Layer: %(layer)s", layer="[")
+        shape = said(lang, "Result shape: %(shape)s", shape="[")
+        assert layer in page and shape in page, lang
