@@ -87,7 +87,7 @@ def test_a_registry_without_shapes_shows_only_its_retry_policies(run: Run, tmp_p
 
 
 def test_a_code_pages_facts_are_whole_sentences_a_translator_can_punctuate() -> None:
-    """"Layer: …" is one translatable text with its placeholder, not a label joined to ": "
+    """ "Layer: …" is one translatable text with its placeholder, not a label joined to ": "
     by the template: French sets a no-break space before the colon, Japanese a full-width
     colon, and each committed page writes the facts as its language's text says."""
     from .test_site import LANGUAGES, said
