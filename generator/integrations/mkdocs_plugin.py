@@ -34,6 +34,7 @@ import contextlib
 import logging
 import os
 import re
+import secrets
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,6 @@ _SWITCHER_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-selec
 #: A code's example tabs in a page's HTML, and the comment that holds their place while the
 #: search plugin reads the page.
 _EXAMPLES = re.compile(re.escape(EXAMPLES_START) + "(.*?)" + re.escape(EXAMPLES_END), re.S)
-_HELD = re.compile(r"<!-- errorbook:held (\d+) -->")
 
 
 #: Markdown extensions the generated pages use, with the settings they need.
@@ -100,6 +100,9 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         super().__init__()
         #: The example tabs taken out of each page's content until the page is written.
         self._held: dict[str, list[str]] = {}
+        # In the comment that holds their place: no text on a page can forge it, and it never
+        # reaches the output (the tabs replace it), which stays byte-identical.
+        self._token = secrets.token_hex(8)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -165,17 +168,21 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
         def hold(found: re.Match[str]) -> str:
             held.append(found.group(1))
-            return f"<!-- errorbook:held {len(held) - 1} -->"
+            return self._placeholder(len(held) - 1)
 
         content = _EXAMPLES.sub(hold, html)
         if held:
             self._held[page.file.src_uri] = held
         return content
 
+    def _placeholder(self, number: int) -> str:
+        return f"<!-- errorbook:held {self._token} {number} -->"
+
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
         held = self._held.pop(page.file.src_uri, None)
         if held:
-            output = _HELD.sub(lambda found: held[int(found.group(1))], output)
+            for number, tabs in enumerate(held):
+                output = output.replace(self._placeholder(number), tabs, 1)
         alternates = config.extra.get("alternate")
         if not isinstance(alternates, Sequence) or not config.site_url:
             return output

@@ -160,7 +160,8 @@ META = ObjectSchema(
             False,
             "Why a version changed what it changed, such as `{2.0.0: Codes moved to free "
             "numbers.}`: shown on the changelog's page of that version, beside the codes it "
-            "added, deprecated or retired. A version after the registry's is refused.",
+            "added, deprecated or retired, and translated through the docs catalogs. A version "
+            "after the registry's is refused.",
         ),
         Field(
             "naming",

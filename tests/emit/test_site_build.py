@@ -555,3 +555,25 @@ def test_the_plugin_names_each_pages_translations() -> None:
     served = translations(html, "codes/x/", site, alternates, serving=True)
     assert '<a href="https://example.org/errors/en/codes/x/" hreflang="en"' in served
     assert '<a href="../../../de/codes/x/" hreflang="de"' in served
+
+
+def test_held_example_tabs_come_back_and_a_forged_placeholder_is_text() -> None:
+    """The plugin holds a code's example tabs back from the search plugin and puts them back
+    unchanged; a page that writes the placeholder's form itself gets nothing put in its place
+    (and no error), and a page without tabs passes through as it was."""
+    from generator.emit.site.wires import EXAMPLES_END, EXAMPLES_START
+
+    plugin = ErrorbookPlugin()
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="codes/a.md"), url="codes/a/")
+    config = SimpleNamespace(extra={}, site_url=None)
+    tabs = '<div class="tabbed-set">x</div>'
+    forged = "<!-- errorbook:held 0 --><!-- errorbook:held 7 -->"
+    html = f"<p>{forged}</p>{EXAMPLES_START}{tabs}{EXAMPLES_END}<p>after</p>"
+    held = plugin.on_page_content(html, page=page, config=config, files=None)  # type: ignore[arg-type]
+    assert tabs not in held and "after" in held and forged in held
+    written = plugin.on_post_page(f"<main>{held}</main>", page=page, config=config)  # type: ignore[arg-type]
+    assert written == f"<main><p>{forged}</p>{tabs}<p>after</p></main>"
+    other = SimpleNamespace(file=SimpleNamespace(src_uri="index.md"), url="")
+    plain = plugin.on_page_content("<p>home</p>", page=other, config=config, files=None)  # type: ignore[arg-type]
+    assert plain == "<p>home</p>"
+    assert plugin.on_post_page(plain, page=other, config=config) == plain  # type: ignore[arg-type]
