@@ -145,6 +145,9 @@ def test_explain_json_has_limits_and_retry(run: Run) -> None:
     assert [limit["id"] for limit in data["limits"]] == ["llm_retry_attempts", "llm_retry_backoff"]
     assert data["limits"][0]["default"] == 3
     assert data["http_status"] == 503 and data["jsonrpc_code"] == -32019
+    assert data["grpc_status"] == 14  # UNAVAILABLE, as codes.json has it
+    text = run("explain", "LLM_RETRIES_EXHAUSTED").out
+    assert "Wire:     HTTP 503, JSON-RPC -32019, gRPC UNAVAILABLE (14)\n" in text
 
 
 def test_explain_unknown_code_suggests_the_nearest(run: Run) -> None:

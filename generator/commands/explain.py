@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import UsageError
-from ..registry import placeholders
+from ..registry import grpc, placeholders
 from ..registry.model import RetryPolicy
 from . import options
 
@@ -124,6 +124,7 @@ SHARED_TAIL = (
     "related",
     "http_status",
     "jsonrpc_code",
+    "grpc_status",
     "since",
     "status",
     "deprecated",
@@ -280,6 +281,9 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
             if code.jsonrpc is not None
             else "JSON-RPC result (not an error)"
         )
+    status = registry.grpc_status(code)
+    if status is not None and wires:  # a registry that names no wire shows none
+        wires.append(f"gRPC {grpc.NAMES[status]} ({status})")
     if wires:
         lines.append(f"Wire:     {', '.join(wires)}")
     if code.since:
