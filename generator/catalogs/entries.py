@@ -60,6 +60,11 @@ _OF_A_CODE = {
 
 
 @functools.lru_cache(maxsize=1 << 16)  # asked for every entry of every catalog read
+def _of_errorbooks_shape(domain: str, context: str) -> bool:
+    pattern = _CONTEXTS.get(domain)
+    return pattern is not None and pattern.match(context) is not None
+
+
 def owns(domain: str, context: str | None, names: frozenset[str] = frozenset()) -> bool:
     """True when an entry with this msgctxt is errorbook's in a catalog of ``domain``.
 
@@ -68,11 +73,12 @@ def owns(domain: str, context: str | None, names: frozenset[str] = frozenset()) 
     are. An entry of errorbook's shape whose code left the registry is still errorbook's.
     ``names`` are the registry's code names (:func:`code_names`): a code whose naming rule
     allows what errorbook's shapes do not (lower case, ``doorClosed``) owns its entries too,
-    and no other tool's entry of that shape, such as ``menu``, is taken."""
-    pattern = _CONTEXTS.get(domain)
-    if context is None or pattern is None:
+    and no other tool's entry of that shape, such as ``menu``, is taken. (Only the shape
+    test is cached: a cache keyed by ``names`` would compare two equal sets of 10,000 names
+    on every hit.)"""
+    if context is None:
         return False
-    if pattern.match(context) is not None:
+    if _of_errorbooks_shape(domain, context):
         return True
     if not names:
         return False
