@@ -40,7 +40,7 @@ WIRES = {
     "problem": plain("Problem details"),
     "jsonrpc": plain("JSON-RPC (MCP)"),
     "tool": plain("Tool result"),
-    "grpc": plain("gRPC error details"),
+    "grpc": plain("gRPC status"),
 }
 
 
