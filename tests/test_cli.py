@@ -337,3 +337,19 @@ def test_explain_marks_each_field_it_shows_in_the_source_language(run: Run, tmp_
 def test_explain_refuses_a_locale_that_names_no_language(run: Run) -> None:
     result = run("explain", "ACTION_TIMEOUT", "--locale", "C")
     assert result.code == 2 and "names no language" in result.err
+
+
+def test_explain_finds_a_code_named_in_lower_case(run: Run, tmp_path: Path) -> None:
+    """Under a naming rule that allows lower case, the name as written is found (explain
+    used to upper-case every request), and so is the same name in another case."""
+    root = make_project(tmp_path / "p")
+    registry = root / "codes.yaml"
+    text = registry.read_text("utf-8").replace(
+        "registry:\n", "registry:\n  naming: {pattern: '[A-Za-z_][A-Za-z0-9_]*'}\n", 1
+    )
+    text = text.replace("related: [DOOR_CLOSED]", "related: [doorClosed]")
+    registry.write_text(text.replace("  DOOR_CLOSED:\n", "  doorClosed:\n"), "utf-8")
+    for asked in ("doorClosed", "DOORCLOSED", "ITEMS_REFUSED", "items-refused"):
+        result = run("explain", asked, cwd=root)
+        assert result.code == 0, (asked, result.err)
+    assert run("explain", "doorClosed", cwd=root).out.startswith("doorClosed\n")

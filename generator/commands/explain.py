@@ -367,12 +367,24 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _code_asked(typed: str, names: list[str]) -> str:
+    """The code a reader means: the name as typed, else the one name that matches it with
+    case and '-' for '_' ignored (``llm-timeout``); a registry's naming rule may allow lower
+    case (``doorClosed``), so the name is not simply upper-cased."""
+    typed = typed.strip()
+    if typed in names:
+        return typed
+    folded = typed.replace("-", "_").casefold()
+    matches = [name for name in names if name.casefold() == folded]
+    return matches[0] if len(matches) == 1 else typed.upper().replace("-", "_")
+
+
 def run(args: argparse.Namespace, config: Config) -> int:
     from ..pipeline import build
 
     registry = build.registry_for(config)
-    wanted = args.code.strip().upper().replace("-", "_")
     names = [c.name for c in registry.codes]
+    wanted = _code_asked(args.code, names)
     if wanted not in names:
         near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.75)
         hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {', '.join(names)}"
