@@ -86,11 +86,12 @@ class StableCatalog(Catalog):
             fields = message_from_string(str(message.string)).items()
             self.read_headers = [(str(k), str(v).strip()) for k, v in fields]
 
-    def raw_entry(self, message: Message, obsolete: bool = False) -> str | None:
+    def raw_entry(self, message: Message, obsolete: bool = False, key: object = None) -> str | None:
         """This file's text of ``message``'s entry when the entry read from it is the same in
         everything errorbook writes, else None. Writing it back as it was keeps how the
-        translator's tool wrapped and ordered it: a merge changes only what it must."""
-        place = self.place(message, obsolete)
+        translator's tool wrapped and ordered it: a merge changes only what it must.
+        ``key`` is the message's key in its catalog, when the caller has it."""
+        place = self.place(message, obsolete) if key is None else (obsolete, key)
         span = self.spans.get(place)
         old = (self.obsolete if obsolete else self._messages).get(place[1])  # type: ignore[call-overload]
         if span is None or old is None:

@@ -701,6 +701,25 @@ def write(catalog: StableCatalog) -> bytes:
 _STAND_IN = re.compile(rb"\x00([0-9a-f]{32}):([0-9]+)([\x00\x01])\n")
 
 
+class _StandIn:
+    """What Babel's writer gets in place of an entry written back whole, as it was read: the
+    stand-in comment line, then the shortest entry Babel writes, which ``put_back`` drops
+    with the rest of the entry. Formatting the entry's own strings there would be work
+    thrown away, and most of the time of writing a catalog a merge barely changed."""
+
+    __slots__ = ("user_comments",)
+    id = "_"
+    string = ""
+    context = None
+    flags: frozenset[str] = frozenset()
+    auto_comments: tuple[str, ...] = ()
+    locations: tuple[tuple[str, int], ...] = ()
+    previous_id: tuple[str, ...] = ()
+
+    def __init__(self, line: str) -> None:
+        self.user_comments = [line]
+
+
 class _Held:
     """Text written exactly as it was read, past Babel's writer.
 
@@ -721,7 +740,8 @@ class _Held:
         """Stand-ins in ``catalog`` while the block runs; the catalog is put back after."""
         header = catalog._header_comment
         origin = catalog.origin
-        changed: list[tuple[Message, list[str]]] = []
+        swapped: list[tuple[dict[object, Message], object, Message]] = []
+        commented: list[tuple[Message, list[str]]] = []
         try:
             kept = origin.raw_header(catalog) if origin is not None else None
             if kept is not None:  # the header as the file had it, comment and wrapping too
@@ -729,31 +749,35 @@ class _Held:
             else:
                 lines = catalog.header_comment.split("\n")
                 catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
-            for obsolete, messages in ((False, catalog), (True, catalog.obsolete.values())):
-                for message in messages:
-                    raw = (
-                        catalog.foreign.get(catalog.place(message, obsolete))
-                        if catalog.foreign
-                        else None
-                    )
-                    if raw is None and origin is not None and message.id:
-                        raw = origin.raw_entry(message, obsolete)
-                    marks = _obsolete_marks(message) if obsolete and raw is None else []
-                    if message.id and (raw is not None or message.user_comments or marks):
-                        changed.append((message, message.user_comments))
-                        message.user_comments = self._stand_ins(message.user_comments, raw)
+            for obsolete, messages in ((False, catalog._messages), (True, catalog.obsolete)):
+                table: dict[object, Message] = messages  # type: ignore[assignment]
+                for key, message in table.items():
+                    if not message.id:
+                        continue
+                    raw = catalog.foreign.get((obsolete, key)) if catalog.foreign else None
+                    if raw is None and origin is not None:
+                        raw = origin.raw_entry(message, obsolete, key)
+                    if raw is not None:
+                        swapped.append((table, key, message))
+                        stand_in = _StandIn(self.hold(raw, whole=True))
+                        table[key] = stand_in  # type: ignore[assignment]
+                        continue
+                    marks = _obsolete_marks(message) if obsolete else []
+                    if message.user_comments or marks:
+                        commented.append((message, message.user_comments))
+                        message.user_comments = self._stand_ins(message.user_comments)
                         message.user_comments += [self.hold(line) for line in marks]
             yield
         finally:
             catalog.header_comment = header
-            for message, comments in changed:
+            for table, key, message in swapped:
+                table[key] = message
+            for message, comments in commented:
                 message.user_comments = comments
 
-    def _stand_ins(self, comments: list[str], raw: str | None) -> list[str]:
-        """One stand-in for a whole entry, or one per comment line read as it is (a comment
-        that is no whole line, from a catalog not read by :func:`read`, is Babel's to write)."""
-        if raw is not None:
-            return [self.hold(raw, whole=True)]
+    def _stand_ins(self, comments: list[str]) -> list[str]:
+        """One stand-in per comment line read as it is (a comment that is no whole line, from
+        a catalog not read by :func:`read`, is Babel's to write)."""
         return [self.hold(line) if line.startswith("#") else line for line in comments]
 
     def put_back(self, data: bytes) -> bytes:
