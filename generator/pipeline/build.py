@@ -24,8 +24,9 @@ from ..emit import Files, jsondata, python, typescript
 from ..emit.render import environment
 from ..emit.site import pages as site
 from ..errors import ConfigError
+from ..registry import loader
 from ..registry.model import Registry
-from ..registry.validate import load_registry
+from ..registry.validate import validate
 from . import cache, output, runtime
 from . import pages as page_files
 
@@ -48,15 +49,30 @@ def few_collections() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-def registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -> Registry:
+def registry_for(
+    config: Config,
+    seen: Callable[[bytes], None] | None = None,
+    loaded: Callable[[str], None] | None = None,
+    use_cache: bool = True,
+) -> Registry:
     with few_collections():
-        return _registry_for(config, seen)
+        return _registry_for(config, seen, loaded, use_cache)
 
 
-def _registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -> Registry:
+def _registry_for(
+    config: Config,
+    seen: Callable[[bytes], None] | None = None,
+    loaded: Callable[[str], None] | None = None,
+    use_cache: bool = True,
+) -> Registry:
     """Load the configured registry. Diagnostics name the file as the user can find it;
     generated files name it relative to the project (or by file name), the same on every
-    machine. ``seen`` receives the bytes read (the stamp records what the run used)."""
+    machine. ``seen`` receives the bytes read (the stamp records what the run used).
+
+    The registry ``generate`` last loaded from the same bytes is taken from its cache;
+    ``loaded`` receives the cache key when the registry was read from its file instead,
+    so that ``generate`` can cache it. ``use_cache=False`` (``generate --force``) reads the
+    file whatever the cache holds."""
     stable = config.display(config.registry)
     if PurePosixPath(stable).is_absolute():
         stable = config.registry.name
@@ -68,7 +84,17 @@ def _registry_for(config: Config, seen: Callable[[bytes], None] | None = None) -
         shown = str(config.registry)
     # The registry's own bound (16 MiB) stands unless max-input-mib asks for another.
     limit = config.input_limit if config.max_input_mib is not None else None
-    return dataclasses.replace(load_registry(config.registry, shown, seen, limit), path=stable)
+    data = loader.read_file(config.registry, shown, limit)
+    if seen is not None:
+        seen(data)
+    key = cache.registry_key(data, shown, stable)
+    registry = cache.load_registry(config.root, key) if use_cache else None
+    if registry is None:
+        registry = validate(loader.load_text(loader.decode(data, shown), shown), shown)
+        registry = dataclasses.replace(registry, path=stable)
+        if loaded is not None:
+            loaded(key)
+    return registry
 
 
 def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
@@ -330,7 +356,8 @@ def regenerate(
     from . import stamp
 
     seen: list[bytes] = []
-    registry = registry_for(config, seen.append)
+    fresh: list[str] = []
+    registry = registry_for(config, seen.append, fresh.append, use_cache)
     existing = existing_catalogs(config, registry)
     files, catalog_run = run(config, registry, existing, use_cache=use_cache)
     # A PO file is an input and an output: it is replaced only if it still holds what was
@@ -340,6 +367,8 @@ def regenerate(
     read = {path: existing.get(path) for _, _, path in names}
     results = output.write(config.root, files, layout=layout(config, registry), read=read)
     output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    for key in fresh:
+        output.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
     # The stamp records what this run used, not what is on disk by now: an input saved
     # during the run then differs from the stamp, and the next run does the work.

@@ -23,6 +23,7 @@ an empty one: the cache can make a run faster, never different.
 from __future__ import annotations
 
 import json
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,8 +32,10 @@ import babel
 from .. import inputs
 from ..diagnostics import Diagnostic, Mark, Severity
 from ..digest import digest
+from ..registry.model import Registry
 
 CATALOGS = ".errorbook-cache/catalogs.json"
+REGISTRY = ".errorbook-cache/registry.pickle"
 #: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id;
 #: 4: counts carry the rejected translations.
 _FORMAT = 4
@@ -141,3 +144,43 @@ def load(root: Path) -> CatalogCache:
     except inputs.InputFileError:
         return CatalogCache()
     return CatalogCache.from_bytes(data) if data is not None else CatalogCache()
+
+
+def registry_key(data: bytes, *names: str) -> str:
+    """What a loaded registry is made from: its file's bytes, the names it is shown by, and
+    errorbook's own code (which the rules and the model are)."""
+    return digest(fingerprint(), data, *names)
+
+
+def load_registry(root: Path, key: str) -> Registry | None:
+    """The registry the last ``generate`` loaded from the same bytes, or None.
+
+    Reading and validating a registry of ten thousand codes takes seconds; unpickling it,
+    a fraction of one, which is most of what a run after one translator's edit costs
+    otherwise. Only a valid registry is ever stored (an invalid one raises before), so a
+    hit has no diagnostic to repeat. The file is the project's own cache, as trusted as
+    its virtual environment; anything unexpected in it is a miss."""
+    try:
+        data = inputs.read(root / REGISTRY, follow=False, limit=_REGISTRY_LIMIT)
+    except inputs.InputFileError:
+        return None
+    if data is None:
+        return None
+    head, _, body = data.partition(b"\n")
+    if head != key.encode("ascii"):
+        return None
+    try:
+        registry = pickle.loads(body)
+    except Exception:  # a damaged cache is a miss, whatever unpickling it raises
+        return None
+    return registry if isinstance(registry, Registry) else None
+
+
+def registry_bytes(registry: Registry, key: str) -> bytes:
+    """The cache file of ``registry`` under ``key`` (see :func:`load_registry`)."""
+    return key.encode("ascii") + b"\n" + pickle.dumps(registry, protocol=5)
+
+
+#: A registry's own bound is 16 MiB of YAML (max-input-mib can raise it); its pickle is
+#: about as large.
+_REGISTRY_LIMIT = 1 << 30

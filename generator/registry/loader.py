@@ -222,6 +222,14 @@ def load_file(
     the largest registry read, in bytes (default :data:`MAX_BYTES`; ``max-input-mib``
     raises it)."""
     name = display or str(path)
+    data = read_file(path, name, limit)
+    if seen is not None:
+        seen(data)
+    return load_text(decode(data, name), name)
+
+
+def read_file(path: Path, name: str, limit: int | None = None) -> bytes:
+    """The bytes of a registry file, or the diagnostic that says why they cannot be read."""
     try:
         data = inputs.read(path, limit=MAX_BYTES if limit is None else limit)
     except inputs.InputFileError as exc:
@@ -241,9 +249,7 @@ def load_file(
             "cannot read the file: No such file or directory",
             "check the path, or pass --registry PATH",
         )
-    if seen is not None:
-        seen(data)
-    return load_text(decode(data, name), name)
+    return data
 
 
 def _compose(text: str, path: str, found: Diagnostics) -> Node | None:

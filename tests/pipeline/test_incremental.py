@@ -24,6 +24,7 @@ from generator.catalogs import catalog, paths, pofile
 from generator.catalogs import process as catalogs
 from generator.emit.site import pages as site
 from generator.pipeline import build, cache, stamp
+from generator.registry import loader
 
 from ..conftest import ROOT, Run
 
@@ -568,4 +569,78 @@ def test_a_translated_limit_unit_re_renders_the_code_pages_that_show_it(
     assert run("generate", cwd=project).code == 0
     page = (project / "site/docs/de/codes/llm_retries_exhausted.md").read_text("utf-8")
     assert "| 3 Anläufe | 1 Anlauf" in page and "| 3 Versuche |" not in page
+    assert run("check", cwd=project).code == 0
+
+
+# The registry cache: the registry the last run read, unpickled instead of parsed.
+
+
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every registry read from its YAML text (in this process)."""
+    calls: list[str] = []
+    load_text = loader.load_text
+
+    def loading(text: str, name: str) -> Any:
+        calls.append(name)
+        return load_text(text, name)
+
+    monkeypatch.setattr(loader, "load_text", loading)
+    return calls
+
+
+def test_a_run_after_a_translators_edit_takes_the_registry_from_the_cache(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = loads(monkeypatch)
+    run("generate", "--force", cwd=project)
+    assert calls == ["codes.yaml"] and (project / cache.REGISTRY).is_file()
+    fresh = build.registry_for(config.load(cwd=project), use_cache=False)
+    calls.clear()
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    assert run("generate", cwd=project).code == 0
+    assert calls == []
+    cached = build.registry_for(config.load(cwd=project))
+    assert cached == fresh and cached.path == fresh.path
+    assert outputs_with(project, True) == outputs_with(project, False)
+
+
+def test_an_edited_registry_is_read_again(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = loads(monkeypatch)
+    run("generate", cwd=project)
+    registry = project / "codes.yaml"
+    old = "The action {action} was not allowed."
+    new = "The action {action} was refused."
+    registry.write_text(registry.read_text("utf-8").replace(old, new), "utf-8")
+    calls.clear()
+    result = run("generate", cwd=project)
+    assert result.code == 0 and calls == ["codes.yaml"]
+    assert "was refused" in (project / "locales" / "messages.pot").read_text("utf-8")
+    calls.clear()
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    run("generate", cwd=project)
+    assert calls == []  # the edited registry is the one cached now
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data[:-40],  # cut short
+        lambda data: data.split(b"\n", 1)[0] + b"\nnot a pickle",
+        lambda data: b"0" * 64 + data[64:],  # another key
+        lambda data: data.split(b"\n", 1)[0] + b"\n" + __import__("pickle").dumps(["a list"]),
+    ],
+)
+def test_a_damaged_registry_cache_is_a_miss(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch, damage: Callable[[bytes], bytes]
+) -> None:
+    run("generate", cwd=project)
+    path = project / cache.REGISTRY
+    path.write_bytes(damage(path.read_bytes()))
+    calls = loads(monkeypatch)
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert calls == ["codes.yaml"]
     assert run("check", cwd=project).code == 0
