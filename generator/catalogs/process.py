@@ -7,6 +7,7 @@ run with a diagnostic, so a broken catalog is never overwritten.
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing as mp
 import os
 from collections.abc import Collection, Mapping
@@ -86,6 +87,7 @@ class CatalogRun:
     counts: dict[tuple[str, str], Counts] = field(default_factory=dict)  # as written
     cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
     same: list[str] = field(default_factory=list)  # PO files that stay as they are
+    hashes: dict[str, str] = field(default_factory=dict)  # PO and MO files made: SHA-256
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ class Job:
     previous: CatalogCache
     sources: Mapping[str, str]  # domain -> hash of what its catalogs are made from
     names: Mapping[str, str]  # domain -> the file name of its catalogs
+    settled: Mapping[str, str]  # files as the last run left them (the stamp): SHA-256
 
 
 _JOB: Job | None = None
@@ -124,9 +127,13 @@ def _locale(locale: str) -> CatalogRun:
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
         key = digest(job.sources[domain], locale, path, mo or "")
         data = job.existing.get(path)
-        po_sha = digest(data) if data is not None else None
+        po_sha = content_hash(data, path, job.settled) if data is not None else None
         compiled = job.compiled.get(mo) if mo is not None else None
-        mo_sha = digest(compiled) if compiled is not None else None
+        mo_sha = (
+            content_hash(compiled, mo, job.settled)
+            if mo is not None and compiled is not None
+            else None
+        )
         written = job.previous.written.get(path)
         kept = (
             data is not None
@@ -179,21 +186,35 @@ def _locale(locale: str) -> CatalogRun:
                 found, tally = checks.review(
                     merged, lines, path, locale, domain, registry, text, memo=memo
                 )
-                checked = Checked(digest(key, digest(made)), tuple(found.items), _four(tally))
+                checked = Checked(digest(key, sha256(made)), tuple(found.items), _four(tally))
         if checked is not None and data is not None:
             run.problems.items.extend(checked.problems)
             run.counts[(locale, domain)] = checks.Counts(*checked.counts)
         output = run.files[path]
         if not kept:  # hashes of what was just made (kept files were hashed above)
-            po_sha = digest(output)
-            mo_sha = digest(run.files[mo]) if mo is not None else None
+            po_sha = sha256(output)
+            mo_sha = sha256(run.files[mo]) if mo is not None else None
         run.cache.written[path] = Written(key, po_sha or "", mo_sha)
+        run.hashes[path] = po_sha or ""
+        if mo is not None and mo_sha is not None:
+            run.hashes[mo] = mo_sha
         if checked is not None and data is not None:  # the file as it now is, by its hash
             run.cache.checked[path] = checked
         if output == data:  # a worker need not send back what the parent already has
             del run.files[path]
             run.same.append(path)
     return run
+
+
+def sha256(data: bytes) -> str:
+    """A file's hash as the stamp records it, so that the two can be compared."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def content_hash(data: bytes, path: str, settled: Mapping[str, str]) -> str:
+    """The hash of ``data``, read from ``path``: the stamp's, when it shows the file unchanged
+    since the last run (and ``data`` was read before that was looked at), else computed."""
+    return settled.get(path) or sha256(data)
 
 
 def _four(counts: Counts) -> tuple[int, int, int, int]:
@@ -221,6 +242,8 @@ def process(
     compiled: Mapping[str, bytes] | None = None,
     previous: CatalogCache | None = None,
     names: Mapping[str, str] = NAMES,
+    templates: Mapping[str, bytes] | None = None,
+    settled: Mapping[str, str] | None = None,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
@@ -228,10 +251,15 @@ def process(
 
     ``compiled`` (the MO files on disk) and ``previous`` (the cache of the last run) let a
     locale whose PO file that run wrote skip its merge, write and compile. ``names`` gives
-    each domain's file name (Config.domains)."""
+    each domain's file name (Config.domains). ``templates``, by path, are the POT files the
+    registry makes, when the caller knows them already (see ``pipeline.build.Made``).
+    ``settled`` holds the hash of each PO and MO file the stamp shows unchanged since the
+    last run (see ``pipeline.stamp.settled``): those are not hashed again."""
     global _JOB
-    templates = {
-        domain: pofile.write(catalog.template(registry, domain, names[domain]))
+    known = templates or {}
+    texts = {
+        domain: known.get(pot_path(locales_dir, names[domain]))
+        or pofile.write(catalog.template(registry, domain, names[domain]))
         for domain in DOMAINS
     }
     count_names = repr(sorted((c.name, c.message.count or "") for c in registry.codes))
@@ -243,8 +271,9 @@ def process(
         package_dir,
         keep_merged,
         previous or CatalogCache(),
-        {d: digest(fingerprint(), d, text, count_names) for d, text in templates.items()},
+        {d: digest(fingerprint(), d, text, count_names) for d, text in texts.items()},
         names,
+        settled or {},
     )
     locales = list(registry.meta.locales)
     size = sum(len(data) for data in existing.values())
@@ -258,7 +287,7 @@ def process(
     finally:
         _JOB = None
     run = CatalogRun()
-    for domain, text in templates.items():
+    for domain, text in texts.items():
         run.files[pot_path(locales_dir, names[domain])] = text
     for part in parts:
         run.files.update({path: existing[path] for path in part.same})
@@ -270,4 +299,5 @@ def process(
         run.counts.update(part.counts)
         run.cache.written.update(part.cache.written)
         run.cache.checked.update(part.cache.checked)
+        run.hashes.update(part.hashes)
     return run

@@ -11,7 +11,7 @@ import dataclasses
 import gc
 import os
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -20,6 +20,7 @@ from ..catalogs import paths as catalog_paths
 from ..catalogs import process as catalogs
 from ..config import Config
 from ..diagnostics import Diagnostics, InvalidInput, Mark
+from ..digest import digest
 from ..emit import Files, jsondata, python, typescript
 from ..emit.render import environment
 from ..emit.site import pages as site
@@ -91,7 +92,7 @@ def _registry_for(
     registry = cache.load_registry(config.root, key) if use_cache else None
     if registry is None:
         registry = validate(loader.load_text(loader.decode(data, shown), shown), shown)
-        registry = dataclasses.replace(registry, path=stable)
+        registry = dataclasses.replace(registry, path=stable, source=key)
         if loaded is not None:
             loaded(key)
     return registry
@@ -151,6 +152,52 @@ def _read(path: Path, limit: int) -> bytes | None:
         return None
 
 
+class Made:
+    """Outputs made from the registry alone (the Python package, the JSON data, the catalog
+    templates), taken from disk when the last run made them from the same registry, with the
+    same errorbook and templates, and they are still as it wrote them (by hash).
+
+    A run after a translator's edit would otherwise render them all again from ten thousand
+    codes. Only the shipped templates are trusted this way (a project's own templates are
+    not fingerprinted), and only a registry whose source is known (see
+    :func:`registry_for`)."""
+
+    def __init__(self, config: Config, registry: Registry, previous: cache.CatalogCache | None):
+        self.config = config
+        self.previous = previous if config.templates is None and registry.source else None
+        self.base = registry.source
+        self.records: dict[str, tuple[str, dict[str, str]]] = {}
+        self.keys: dict[str, str] = {}
+
+    def reused(self, producer: str, *facts: object) -> dict[str, bytes] | None:
+        """What ``producer`` made last time, if it would make the same now, else None."""
+        key = digest(self.base, cache.templates_fingerprint(), producer, repr(facts))
+        self.keys[producer] = key
+        record = self.previous.emitted.get(producer) if self.previous is not None else None
+        if record is None or record[0] != key:
+            return None
+        files: dict[str, bytes] = {}
+        for path, sha in record[1].items():
+            data = _read(self.config.root / path, self.config.input_limit)
+            if data is None or digest(data) != sha:
+                return None
+            files[path] = data
+        return files
+
+    def record(self, producer: str, files: Files) -> None:
+        """Note what ``producer`` made, for the next run (not without a known registry)."""
+        if self.base and self.config.templates is None:
+            hashes = {path: digest(data) for path, data in sorted(files.items())}
+            self.records[producer] = (self.keys[producer], hashes)
+
+    def emit(self, producer: str, make: Callable[[], Files], *facts: object) -> Files:
+        """``make()``, unless what it made last time is still on disk (see :meth:`reused`)."""
+        files = self.reused(producer, *facts)
+        made = make() if files is None else files
+        self.record(producer, made)
+        return made
+
+
 def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> dict[str, bytes]:
     """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own.
     One that cannot be read safely is left out (its locale is compiled again); it was
@@ -172,14 +219,16 @@ def run(
     registry: Registry,
     existing: dict[str, bytes] | None = None,
     use_cache: bool = True,
+    settled: Mapping[str, str] | None = None,
 ) -> tuple[Files, catalogs.CatalogRun]:
     """Every generated file, and what the pass over the catalogs found. A PO file that does
     not parse stops the run (InvalidInput): it is never overwritten.
 
     With ``use_cache``, a catalog the last run wrote and nobody changed since is taken as it
-    is (see :mod:`generator.pipeline.cache`); the files are the same either way."""
+    is (see :mod:`generator.pipeline.cache`); the files are the same either way. ``settled``
+    gives the hashes of the catalogs the stamp shows unchanged (see :func:`stamp.settled`)."""
     with few_collections():
-        return _run(config, registry, existing, use_cache)
+        return _run(config, registry, existing, use_cache, settled)
 
 
 def _no_retired_overrides(config: Config) -> None:
@@ -199,7 +248,11 @@ def _no_retired_overrides(config: Config) -> None:
 
 
 def _run(
-    config: Config, registry: Registry, existing: dict[str, bytes] | None, use_cache: bool
+    config: Config,
+    registry: Registry,
+    existing: dict[str, bytes] | None,
+    use_cache: bool,
+    settled: Mapping[str, str] | None = None,
 ) -> tuple[Files, catalogs.CatalogRun]:
     _no_retired_overrides(config)
     env = environment(config.templates)
@@ -211,6 +264,8 @@ def _run(
     locales_dir = config.display(config.locales_dir)
     keep = config.site_dir is not None or config.typescript_out is not None
     previous = cache.load(config.root) if use_cache else None
+    same = Made(config, registry, previous)
+    templates = same.reused("templates", locales_dir, *sorted(config.domains.items()))
     catalog_run = catalogs.process(
         registry,
         existing,
@@ -220,7 +275,10 @@ def _run(
         compiled=compiled_catalogs(config, registry, package_dir) if use_cache else None,
         previous=previous,
         names=config.domains,
+        templates=templates,
+        settled=settled if use_cache else None,
     )
+    same.record("templates", {p: d for p, d in catalog_run.files.items() if p.endswith(".pot")})
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
     merged = catalog_run.merged
@@ -231,8 +289,8 @@ def _run(
     def add(made: Files, producer: str) -> None:
         merge(files, owners, made, PRODUCERS[producer], where)
 
-    add(python.emit(registry, env, package_dir), "python")
-    add(jsondata.emit(registry, env, package_dir), "json")
+    add(same.emit("python", lambda: python.emit(registry, env, package_dir), package_dir), "python")
+    add(same.emit("json", lambda: jsondata.emit(registry, env, package_dir), package_dir), "json")
     add(catalog_run.files, "catalogs")
     messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
     if config.typescript_out is not None:
@@ -263,6 +321,7 @@ def _run(
         add(made, "site")
         if pages is not None:
             catalog_run.cache.pages = pages.made
+    catalog_run.cache.emitted = same.records
     add({output.MANIFEST: output.manifest(list(files), registry.path)}, "manifest")
     return files, catalog_run
 
@@ -359,13 +418,32 @@ def regenerate(
     fresh: list[str] = []
     registry = registry_for(config, seen.append, fresh.append, use_cache)
     existing = existing_catalogs(config, registry)
-    files, catalog_run = run(config, registry, existing, use_cache=use_cache)
+    # The catalogs as the last run left them, by their stat (after reading them: a file saved
+    # since then is not among them): those are neither hashed nor read again to compare.
+    mo_dir = (PurePosixPath(config.display(config.python_out)) / registry.meta.package).as_posix()
+    steady = (
+        stamp.settled(
+            config,
+            [*existing, *(catalog_paths.mo_path(mo_dir, x) for x in registry.meta.locales)],
+        )
+        if use_cache
+        else {}
+    )
+    hashes = {name: str(entry[2]) for name, entry in steady.items()}
+    files, catalog_run = run(config, registry, existing, use_cache=use_cache, settled=hashes)
     # A PO file is an input and an output: it is replaced only if it still holds what was
     # read (None: it did not exist), so a translator's save during the run is never lost.
     locales_dir = config.display(config.locales_dir)
     names = catalog_paths.catalog_paths(registry, locales_dir, config.domains)
     read = {path: existing.get(path) for _, _, path in names}
-    results = output.write(config.root, files, layout=layout(config, registry), read=read)
+    results = output.write(
+        config.root,
+        files,
+        layout=layout(config, registry),
+        read=read,
+        known=catalog_run.hashes,
+        settled=hashes,
+    )
     output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
     for key in fresh:
         output.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
@@ -375,7 +453,11 @@ def regenerate(
     used = {str(config.root / path): files.get(path, data) for path, data in existing.items()}
     used.update({str(config.registry): data for data in seen[-1:]})
     output.write_cache(
-        config.root, stamp.STAMP, stamp.record(config, written, plain=plain, used=used)
+        config.root,
+        stamp.STAMP,
+        stamp.record(
+            config, written, plain=plain, used=used, known=catalog_run.hashes, steady=steady
+        ),
     )
     return results, catalog_run
 

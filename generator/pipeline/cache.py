@@ -37,8 +37,9 @@ from ..registry.model import Registry
 CATALOGS = ".errorbook-cache/catalogs.json"
 REGISTRY = ".errorbook-cache/registry.pickle"
 #: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id;
-#: 4: counts carry the rejected translations.
-_FORMAT = 4
+#: 4: counts carry the rejected translations; 5: outputs made from the registry alone, and
+#: PO and MO files hashed as the stamp hashes them (plain SHA-256).
+_FORMAT = 5
 _PACKAGE = Path(__file__).resolve().parent.parent  # generator/
 
 
@@ -82,6 +83,8 @@ class CatalogCache:
     written: dict[str, Written] = field(default_factory=dict)
     checked: dict[str, Checked] = field(default_factory=dict)
     pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # key, hash of the page
+    # Per producer of outputs made from the registry alone: its key, each file's hash.
+    emitted: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
 
     def to_bytes(self) -> bytes:
         data = {
@@ -92,6 +95,7 @@ class CatalogCache:
                 for p, c in sorted(self.checked.items())
             },
             "pages": {p: list(k) for p, k in sorted(self.pages.items())},
+            "emitted": {p: [k, files] for p, (k, files) in sorted(self.emitted.items())},
         }
         return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
 
@@ -108,9 +112,13 @@ class CatalogCache:
                 for p, (k, problems, counts) in raw["checked"].items()
             }
             pages = {p: (str(k), str(h)) for p, (k, h) in raw["pages"].items()}
+            emitted = {
+                str(p): (str(k), {str(f): str(h) for f, h in files.items()})
+                for p, (k, files) in raw["emitted"].items()
+            }
         except (ValueError, KeyError, TypeError, AttributeError):
             return cls()
-        return cls(written, checked, pages)
+        return cls(written, checked, pages, emitted)
 
 
 def _four(counts: list[int]) -> tuple[int, int, int, int]:

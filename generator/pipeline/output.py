@@ -256,11 +256,18 @@ def compare(
 
 
 def _compare(
-    root: Path, files: Mapping[str, bytes], layout: Layout, previous: Mapping[str, int] | None
+    root: Path,
+    files: Mapping[str, bytes],
+    layout: Layout,
+    previous: Mapping[str, int] | None,
+    same: Collection[str] = (),
 ) -> list[FileStatus]:
     _refuse_links(root, files, layout.folders)
     result = []
     for name in sorted(files):
+        if name in same:  # on disk as it is to be, by its stat and hash (see write)
+            result.append(FileStatus(name, "unchanged"))
+            continue
         current = _current(root, name, layout.limit)
         if current is None:
             result.append(FileStatus(name, "missing"))
@@ -575,6 +582,8 @@ def write(
     every: bool = True,
     layout: Layout | None = None,
     read: Mapping[str, bytes | None] | None = None,
+    known: Mapping[str, str] | None = None,
+    settled: Mapping[str, str] | None = None,
 ) -> list[FileStatus]:
     """Write every changed output; report what changed. With ``every`` (a whole generation),
     ``files`` is every output and the orphans the last manifest names are judged against
@@ -582,9 +591,15 @@ def write(
     command adds, such as a new locale's PO files) nothing else is touched.
 
     ``read`` holds the outputs that are also inputs (PO files) as the run read them (None:
-    absent then); one that changed since is left alone, and the run stops."""
+    absent then); one that changed since is left alone, and the run stops.
+
+    ``known`` gives the SHA-256 of some of ``files``, ``settled`` that of files on disk the
+    stamp shows as the last run left them (``stamp.settled``): where the two agree, the file
+    is unchanged without being read."""
     with locked(root):
-        return _write(root, files, every, NOWHERE if layout is None else layout, read or {})
+        same = {n for n, h in (settled or {}).items() if (known or {}).get(n) == h}
+        where = NOWHERE if layout is None else layout
+        return _write(root, files, every, where, read or {}, same)
 
 
 def _write(
@@ -593,9 +608,10 @@ def _write(
     every: bool,
     layout: Layout,
     read: Mapping[str, bytes | None],
+    same: Collection[str] = (),
 ) -> list[FileStatus]:
     listed = previous(root, layout.limit)  # read even when unused: a broken one is said
-    statuses = _compare(root, files, layout, listed if every else None)
+    statuses = _compare(root, files, layout, listed if every else None, same)
     refused = foreign(root, statuses)
     if refused:
         raise OutputError(

@@ -24,7 +24,7 @@ from .. import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from ..config import Config
 
@@ -138,11 +138,44 @@ def _pyproject(root: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
+def settled(config: Config, names: Iterable[str]) -> dict[str, Entry]:
+    """The files among ``names`` (relative to the project root) that are as the last run
+    left them, with their entries in its stamp: same size, same mtime, an mtime the stamp
+    trusted (not racy). This is the trust the no-op answer rests on, extended to a run that
+    has work to do: a file it finds settled need not be hashed, nor read to be compared.
+
+    Call it after reading the files: a file saved after that has a new mtime, so it is not
+    settled, and one saved before was read as it is now."""
+    root = str(config.root)
+    try:
+        data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
+        if data["errorbook"] != __version__ or data["root"] != root:
+            return {}
+        entries: dict[str, Entry] = dict(data["inputs"])
+        entries.update({os.path.join(root, name): e for name, e in data["outputs"].items()})
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    found: dict[str, Entry] = {}
+    for name in names:
+        entry = entries.get(os.path.join(root, name))
+        try:
+            if entry is None or entry[1] == -1:
+                continue
+            info = os.stat(os.path.join(root, name))
+            if stat.S_ISREG(info.st_mode) and [info.st_size, info.st_mtime_ns] == entry[:2]:
+                found[name] = [entry[0], entry[1], str(entry[2])]
+        except (OSError, TypeError, IndexError):
+            continue
+    return found
+
+
 def record(
     config: Config,
     outputs: Mapping[str, bytes],
     plain: bool,
     used: Mapping[str, bytes] | None = None,
+    known: Mapping[str, str] | None = None,
+    steady: Mapping[str, Entry] | None = None,
 ) -> bytes:
     """The stamp after a full run: every input and output as the run used it.
 
@@ -155,9 +188,19 @@ def record(
     ``plain`` says the run used no flags that change the configuration (``--registry``,
     ``--config``, ``--python-out``); only such a stamp lets :func:`fresh_from` answer
     without reading pyproject.toml.
+
+    ``known`` gives the SHA-256 of some of those bytes (by name relative to the root), and
+    ``steady`` the files :func:`settled` found as the last run left them: a file in both,
+    with the same hash, keeps its entry without being hashed or read again. (Had it changed
+    since, its mtime no longer matches that entry, and the next run does the work.)
     """
     read = {os.path.realpath(path): data for path, data in (used or {}).items()}
     root = str(config.root)
+    kept: dict[str, Entry] = {
+        os.path.realpath(os.path.join(root, name)): entry
+        for name, entry in (steady or {}).items()
+        if (known or {}).get(name) == entry[2]
+    }
     fixed = [str(config.registry)]
     pyproject = _pyproject(root)
     if pyproject is not None:
@@ -170,9 +213,14 @@ def record(
         "root": root,
         "fixed": fixed,
         "scans": scanned,
-        "inputs": {path: _input_entry(path, read) for path in _inputs(fixed, scanned)},
+        "inputs": {
+            path: kept.get(os.path.realpath(path)) or _input_entry(path, read)
+            for path in _inputs(fixed, scanned)
+        },
         "outputs": {
-            name: _entry_of(os.path.join(root, name), data) for name, data in outputs.items()
+            name: kept.get(os.path.realpath(os.path.join(root, name)))
+            or _entry_of(os.path.join(root, name), data)
+            for name, data in outputs.items()
         },
     }
     return _dump(data)

@@ -441,6 +441,9 @@ class Registry:
     shapes: tuple[Shape, ...] = ()
     recovery_kinds: tuple[RecoveryKind, ...] = ()
     path: str = field(default="codes.yaml", compare=False)
+    # What the registry was read from, as a hash (the pipeline's cache key; "" when unknown):
+    # outputs made from an equal key need not be made again.
+    source: str = field(default="", compare=False, repr=False)
 
     # Look-ups by name, built once per registry (a registry may hold tens of thousands of
     # codes, and emitters ask for codes, layers and limits by name all the time).

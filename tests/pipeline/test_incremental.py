@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from generator import config
 from generator.catalogs import catalog, paths, pofile
 from generator.catalogs import process as catalogs
+from generator.emit import jsondata, python
 from generator.emit.site import pages as site
-from generator.pipeline import build, cache, stamp
+from generator.pipeline import build, cache, output, stamp
 from generator.registry import loader
 
 from ..conftest import ROOT, Run
@@ -644,3 +645,99 @@ def test_a_damaged_registry_cache_is_a_miss(
     assert result.code == 0, result.err
     assert calls == ["codes.yaml"]
     assert run("check", cwd=project).code == 0
+
+
+# Outputs made from the registry alone: taken from disk while they are as the last run made them.
+
+
+def emits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every run of the emitters that read the registry alone (in this process)."""
+    calls: list[str] = []
+    for module, name in ((python, "python"), (jsondata, "json")):
+        monkeypatch.setattr(module, "emit", _counting(module.emit, calls, name))
+    monkeypatch.setattr(catalog, "template", _counting(catalog.template, calls, "template"))
+    return calls
+
+
+def _counting(function: Callable[..., Any], calls: list[str], name: str) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        return function(*args, **kwargs)
+
+    return counted
+
+
+def test_a_translators_edit_does_not_render_the_package_again(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run("generate", "--force", cwd=project)
+    calls = emits(monkeypatch)
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert "python" not in calls and "json" not in calls and "template" not in calls
+    assert outputs_with(project, True) == outputs_with(project, False)
+    assert run("check", cwd=project).code == 0
+
+
+def test_an_output_edited_by_hand_is_made_again(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run("generate", "--force", cwd=project)
+    codes = next(project.glob("surface_errors/codes.json"))
+    pot = project / "locales" / "messages.pot"
+    made = codes.read_bytes(), pot.read_bytes()
+    codes.write_bytes(made[0][:-1] + b" \n")
+    pot.write_bytes(made[1] + b"\n")
+    calls = emits(monkeypatch)
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert "json" in calls and "template" in calls and "python" not in calls
+    assert (codes.read_bytes(), pot.read_bytes()) == made
+
+
+def test_a_changed_registry_renders_the_package_again(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run("generate", "--force", cwd=project)
+    calls = emits(monkeypatch)
+    registry = project / "codes.yaml"
+    old, new = "The action {action} was not allowed.", "The action {action} was refused."
+    registry.write_text(registry.read_text("utf-8").replace(old, new), "utf-8")
+    assert run("generate", cwd=project).code == 0
+    assert {"python", "json", "template"} <= set(calls)
+    assert outputs_with(project, True) == outputs_with(project, False)
+
+
+def test_files_the_stamp_shows_unchanged_are_not_read_again_to_be_compared(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a translator's edit, the writer and the stamp read only what changed; a file
+    touched since the last run (new mtime) is read and compared as before."""
+    run("generate", "--force", cwd=project)
+    run("generate", "--force", cwd=project)  # the stamp now trusts every file's stat
+    settle(*project.rglob("*.po"), *project.rglob("*.mo"))
+    assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
+    read: list[str] = []
+    current = output._current
+
+    def reading(root: Path, name: str, limit: int | None = None) -> bytes | None:
+        read.append(name)
+        return current(root, name, limit)
+
+    monkeypatch.setattr(output, "_current", reading)
+    edited = project / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    edit_translation(edited)
+    touched = project / "locales" / "ja" / "LC_MESSAGES" / "docs.po"
+    os.utime(touched)  # same bytes, a new mtime: not trusted, so compared
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    po_read = {name for name in read if name.endswith((".po", ".mo"))}
+    assert "locales/ja/LC_MESSAGES/docs.po" in po_read
+    assert "locales/de/LC_MESSAGES/messages.po" in po_read
+    assert "locales/pl/LC_MESSAGES/messages.po" not in po_read
+    assert "surface_errors/locales/pl/LC_MESSAGES/messages.mo" not in po_read
+    monkeypatch.setattr(output, "_current", current)
+    assert run("check", cwd=project).code == 0
+    assert run("generate", cwd=project).out == NO_OP
