@@ -114,14 +114,15 @@ def _mtime(info: os.stat_result) -> int:
     return -1 if racy else info.st_mtime_ns
 
 
-def _entry_of(path: str, used: bytes) -> Entry:
+def _entry_of(path: str, used: bytes, known: str | None = None) -> Entry:
     """The entry of a file whose content the run used (read, or wrote): its stat and hash
     when the disk still holds exactly ``used``. When it does not (an editor saved it during
     the run), the entry keeps the hash of ``used`` with a stat no file matches, so the next
-    run hashes the file, finds that it differs, and does the work."""
+    run hashes the file, finds that it differs, and does the work. ``known`` is the hash of
+    ``used`` when the run has it already."""
     import hashlib
 
-    digest = hashlib.sha256(used).hexdigest()
+    digest = known or hashlib.sha256(used).hexdigest()
     try:
         info = os.stat(path)
         if stat.S_ISREG(info.st_mode) and info.st_size == len(used):
@@ -201,6 +202,7 @@ def record(
         for name, entry in (steady or {}).items()
         if (known or {}).get(name) == entry[2]
     }
+    hashes = {os.path.realpath(os.path.join(root, n)): h for n, h in (known or {}).items()}
     fixed = [str(config.registry)]
     pyproject = _pyproject(root)
     if pyproject is not None:
@@ -214,22 +216,24 @@ def record(
         "fixed": fixed,
         "scans": scanned,
         "inputs": {
-            path: kept.get(os.path.realpath(path)) or _input_entry(path, read)
+            path: kept.get(os.path.realpath(path)) or _input_entry(path, read, hashes)
             for path in _inputs(fixed, scanned)
         },
         "outputs": {
             name: kept.get(os.path.realpath(os.path.join(root, name)))
-            or _entry_of(os.path.join(root, name), data)
+            or _entry_of(os.path.join(root, name), data, (known or {}).get(name))
             for name, data in outputs.items()
         },
     }
     return _dump(data)
 
 
-def _input_entry(path: str, read: Mapping[str, bytes]) -> Entry | None:
-    """An input's entry: from the bytes the run read when it read them, else from disk."""
-    data = read.get(os.path.realpath(path))
-    return _entry(path, None) if data is None else _entry_of(path, data)
+def _input_entry(path: str, read: Mapping[str, bytes], hashes: Mapping[str, str]) -> Entry | None:
+    """An input's entry: from the bytes the run read when it read them, else from disk.
+    ``hashes`` has some of those bytes' hashes (by real path)."""
+    real = os.path.realpath(path)
+    data = read.get(real)
+    return _entry(path, None) if data is None else _entry_of(path, data, hashes.get(real))
 
 
 def _dump(data: dict[str, object]) -> bytes:
