@@ -281,3 +281,15 @@ def test_the_problems_of_the_catalogs_are_reported_from_the_stamp(
         assert result.code == 1
         assert "{wer}" in (result.err + result.out)
         assert not built
+
+
+def test_after_a_run_that_made_a_po_file_check_compares(
+    run: Run, checks: Checks, tmp_path: Path
+) -> None:
+    """A PO file the run created was never checked as a file on disk: the stamp holds no
+    report, and check does the whole comparison."""
+    root = project_at(tmp_path / "p")
+    assert run("generate", cwd=root).code == 0
+    assert json.loads((root / stamp.STAMP).read_bytes())["check"] is None
+    result, built = checks.same(root)
+    assert result.code == 0 and built
