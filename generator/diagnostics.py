@@ -63,6 +63,13 @@ class Diagnostic:
             "hint": self.hint,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Diagnostic:
+        """The diagnostic :meth:`as_dict` gave ``data`` for (a cache keeps them so)."""
+        mark = Mark(str(data["path"]), int(str(data["line"])), int(str(data["column"])))
+        severity: Severity = "warning" if data["severity"] == "warning" else "error"
+        return cls(str(data["id"]), mark, str(data["message"]), str(data["hint"]), severity)
+
 
 @dataclass
 class Diagnostics:

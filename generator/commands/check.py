@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..config import Config
@@ -35,6 +36,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.output_format(parser)
 
 
+@dataclass(frozen=True)
+class Found:
+    """What check found before comparing: the registry (None when the stamp answered, see
+    :func:`stamp.proven`), the outputs to compare with the disk (none when the stamp
+    proves them, or when a catalog cannot be read), the catalogs' problems, how many
+    outputs there are, and the registry as they name it."""
+
+    registry: Registry | None
+    files: Mapping[str, bytes]
+    problems: Diagnostics
+    count: int
+    source: str
+
+    @classmethod
+    def of(cls, config: Config) -> Found:
+        """From the stamp when it proves the tree is the one the last generate left, else by
+        building every output."""
+        from ..pipeline import build, stamp
+
+        proof = stamp.proven(config)
+        if proof is not None:
+            return cls(None, {}, proof.problems, proof.outputs, proof.registry)
+        registry = build.registry_for(config)
+        files, problems = _catalogs(config, registry)
+        return cls(registry, files, problems, len(files), registry.path)
+
+    def the_registry(self, config: Config) -> Registry:
+        from ..pipeline import build
+
+        return self.registry or build.registry_for(config)
+
+
 def _catalogs(config: Config, registry: Registry) -> tuple[Mapping[str, bytes], Diagnostics]:
     """Every output ``generate`` would write, and the catalogs' problems; no outputs when a
     catalog cannot be read, since there is then nothing to compare."""
@@ -61,13 +94,12 @@ def _drift(
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from ..pipeline import build
     from ..registry import compat, revisions
 
     if args.format == "json":
         return _as_json(args, config)
-    registry = build.registry_for(config)
-    files, problems = _catalogs(config, registry)
+    found = Found.of(config)
+    problems = found.problems
     if problems.items:
         sys.stderr.write(problems.render(with_id=True))
     if problems.has_errors:
@@ -78,9 +110,11 @@ def run(args: argparse.Namespace, config: Config) -> int:
             file=sys.stderr,
         )
     status = 1 if problems.has_errors else 0
-    if files:  # else a catalog could not be read, and there is nothing to compare
-        status = max(status, _outputs(config, registry, files, problems.has_errors))
+    if found.files:  # else proven, or a catalog could not be read: nothing to compare
+        assert found.registry is not None
+        status = max(status, _outputs(config, found.registry, found.files, problems.has_errors))
     if args.against:  # the registry against an older one: independent of the outputs
+        registry = found.the_registry(config)
         old = revisions.load_side(args.against, config)
         changes = compat.diff(old, registry)
         for problem in compat.version_problems(old, registry, changes):
@@ -93,8 +127,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
                 "them"
             )
     if status == 0:
-        print(f"{len(files)} generated files are up to date with {registry.path}")
-    return 1 if not files else status
+        print(f"{found.count} generated files are up to date with {found.source}")
+    return 1 if not found.count else status
 
 
 def _outputs(
@@ -131,22 +165,23 @@ def _as_json(args: argparse.Namespace, config: Config) -> int:
     """What the text report says, as one JSON object on standard output: the problems (each
     with its id), the outputs that are out of date, and the version check of --against."""
     from ..diagnostics import InvalidInput
-    from ..pipeline import build
     from ..registry import compat, revisions
 
-    files: Mapping[str, bytes] = {}
+    count = 0  # the outputs (none when the registry or a catalog cannot be read)
     drift: list[FileStatus] = []
     foreign: list[str] = []
     against: dict[str, object] | None = None
     try:
-        registry = build.registry_for(config)
-        files, problems = _catalogs(config, registry)
-        if files:
-            drift, foreign = _drift(config, registry, files)
+        found = Found.of(config)
+        problems, count = found.problems, found.count
+        if found.files:
+            assert found.registry is not None
+            drift, foreign = _drift(config, found.registry, found.files)
     except InvalidInput as exc:  # the registry or the manifest cannot be used
         problems = exc.diagnostics
     else:
         if args.against:
+            registry = found.the_registry(config)
             old = revisions.load_side(args.against, config)
             changes = compat.diff(old, registry)
             against = {
@@ -155,7 +190,7 @@ def _as_json(args: argparse.Namespace, config: Config) -> int:
                 "changes": len(changes),
                 "version_problems": compat.version_problems(old, registry, changes),
             }
-    failed = not files or problems.has_errors or drift or (against and against["version_problems"])
+    failed = not count or problems.has_errors or drift or (against and against["version_problems"])
     report = {
         "ok": not failed,
         "problems": [d.as_dict() for d in problems.sorted()],

@@ -452,14 +452,42 @@ def regenerate(
     # during the run then differs from the stamp, and the next run does the work.
     used = {str(config.root / path): files.get(path, data) for path, data in existing.items()}
     used.update({str(config.registry): data for data in seen[-1:]})
+    found = findings(config, registry, read, catalog_run)
     output.write_cache(
         config.root,
         stamp.STAMP,
         stamp.record(
-            config, written, plain=plain, used=used, known=catalog_run.hashes, steady=steady
+            config,
+            written,
+            plain=plain,
+            used=used,
+            known=catalog_run.hashes,
+            steady=steady,
+            findings=found,
         ),
     )
     return results, catalog_run
+
+
+def findings(
+    config: Config,
+    registry: Registry,
+    read: dict[str, bytes | None],
+    catalog_run: catalogs.CatalogRun,
+) -> dict[str, object] | None:
+    """What ``errorbook check`` reports on the tree a run of ``generate`` left, for the
+    stamp (see :func:`stamp.proven`): the registry as outputs name it, the output folders
+    (where links are refused), and the catalogs' problems in the PO files as written, which
+    ``check`` finds in them as they are on disk. None when the run made a PO file (``read``
+    holds None for it, the PO files' bytes as read otherwise): no check of it as a file on
+    disk is known."""
+    if any(data is None for data in read.values()):
+        return None
+    return {
+        "registry": registry.path,
+        "folders": list(layout(config, registry).folders),
+        "problems": [item.as_dict() for item in catalog_run.problems.items],
+    }
 
 
 def layout(config: Config, registry: Registry) -> output.Layout:

@@ -30,7 +30,7 @@ from pathlib import Path
 import babel
 
 from .. import inputs
-from ..diagnostics import Diagnostic, Mark, Severity
+from ..diagnostics import Diagnostic
 from ..digest import digest
 from ..registry.model import Registry
 
@@ -108,7 +108,7 @@ class CatalogCache:
                 return cls()
             written = {p: Written(k, po, mo) for p, (k, po, mo) in raw["written"].items()}
             checked = {
-                p: Checked(k, tuple(_diagnostic(d) for d in problems), _four(counts))
+                p: Checked(k, tuple(Diagnostic.from_dict(d) for d in problems), _four(counts))
                 for p, (k, problems, counts) in raw["checked"].items()
             }
             pages = {p: (str(k), str(h)) for p, (k, h) in raw["pages"].items()}
@@ -124,12 +124,6 @@ class CatalogCache:
 def _four(counts: list[int]) -> tuple[int, int, int, int]:
     translated, fuzzy, untranslated, rejected = (int(n) for n in counts)
     return translated, fuzzy, untranslated, rejected
-
-
-def _diagnostic(data: dict[str, object]) -> Diagnostic:
-    mark = Mark(str(data["path"]), int(str(data["line"])), int(str(data["column"])))
-    severity: Severity = "warning" if data["severity"] == "warning" else "error"
-    return Diagnostic(str(data["id"]), mark, str(data["message"]), str(data["hint"]), severity)
 
 
 def templates_fingerprint() -> str:

@@ -209,7 +209,7 @@ def _first_link(
     return None
 
 
-def _refuse_links(root: Path, names: Iterable[str], folders: Iterable[str]) -> None:
+def refuse_links(root: Path, names: Iterable[str], folders: Iterable[str]) -> None:
     """Stop, naming the link, when any output would be written through a symbolic link."""
     seen: dict[str, str] = {}
     links: dict[str, bool] = {}  # shown path -> whether it stands for a folder
@@ -262,7 +262,7 @@ def _compare(
     previous: Mapping[str, int] | None,
     same: Collection[str] = (),
 ) -> list[FileStatus]:
-    _refuse_links(root, files, layout.folders)
+    refuse_links(root, files, layout.folders)
     result = []
     for name in sorted(files):
         if name in same:  # on disk as it is to be, by its stat and hash (see write)

@@ -8,6 +8,14 @@ run that finds every input and output with the same content skips loading, rende
 writing. A file whose size and mtime are unchanged is not read again; one whose stat changed
 (after a checkout, say) is hashed, so touching a file does not cost a full run.
 
+The stamp also keeps what ``errorbook check`` would report on the tree the run left (the
+catalogs' problems in the PO files as written), and what besides errorbook's own code shaped
+the outputs (Python and the libraries' versions). :func:`proven` gives ``check`` that report
+when the tree is provably still that tree: the same configuration, versions and list of
+inputs, no output reached through a link, and every input and output holding, byte for byte,
+what the run used. Unlike a no-op ``generate``, it trusts no size or mtime: it hashes every
+file again, since a file can be edited and given its mtime back.
+
 This module imports only the standard library's lightest modules: a plain ``errorbook
 generate`` calls :func:`fresh_from` before it imports argparse or reads pyproject.toml, so a
 no-op run costs little more than starting Python.
@@ -25,8 +33,10 @@ from .. import __version__
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
+    from typing import Any
 
     from ..config import Config
+    from ..diagnostics import Diagnostics
 
 CACHE_DIR = ".errorbook-cache"
 STAMP = f"{CACHE_DIR}/stamp.json"
@@ -177,6 +187,7 @@ def record(
     used: Mapping[str, bytes] | None = None,
     known: Mapping[str, str] | None = None,
     steady: Mapping[str, Entry] | None = None,
+    findings: Mapping[str, object] | None = None,
 ) -> bytes:
     """The stamp after a full run: every input and output as the run used it.
 
@@ -194,6 +205,9 @@ def record(
     ``steady`` the files :func:`settled` found as the last run left them: a file in both,
     with the same hash, keeps its entry without being hashed or read again. (Had it changed
     since, its mtime no longer matches that entry, and the next run does the work.)
+
+    ``findings`` is what ``errorbook check`` reports on the tree the run leaves (see
+    :func:`proven`), or None when the run cannot tell.
     """
     read = {os.path.realpath(path): data for path, data in (used or {}).items()}
     root = str(config.root)
@@ -203,13 +217,12 @@ def record(
         if (known or {}).get(name) == entry[2]
     }
     hashes = {os.path.realpath(os.path.join(root, n)): h for n, h in (known or {}).items()}
-    fixed = [str(config.registry)]
-    pyproject = _pyproject(root)
-    if pyproject is not None:
-        fixed.append(pyproject)
+    fixed = _fixed(config)
     scanned = scans(config)
-    data = {
+    data: dict[str, object] = {
         "errorbook": __version__,
+        "runtime": runtime(),
+        "check": findings,
         "config": repr(config),
         "plain": plain,
         "root": root,
@@ -226,6 +239,26 @@ def record(
         },
     }
     return _dump(data)
+
+
+def _fixed(config: Config) -> list[str]:
+    """The inputs named by the configuration: the registry and pyproject.toml."""
+    pyproject = _pyproject(str(config.root))
+    return [str(config.registry), *([pyproject] if pyproject is not None else [])]
+
+
+def runtime() -> dict[str, str | None]:
+    """What shapes the outputs besides errorbook's own code: Python and the libraries."""
+    import sys
+    from importlib import metadata
+
+    found: dict[str, str | None] = {"python": sys.version}
+    for name in ("babel", "jinja2", "markupsafe", "pyyaml"):
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = None
+    return found
 
 
 def _input_entry(path: str, read: Mapping[str, bytes], hashes: Mapping[str, str]) -> Entry | None:
@@ -260,9 +293,10 @@ def _stamp_bytes(path: str) -> bytes:
         os.close(fd)
 
 
-def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
-    """Whether nothing changed since the stamp in ``root``, and, when only the stat of some
-    files changed (a racy entry settled, a checkout touched them), the refreshed stamp."""
+def _recorded(root: str, config_repr: str | None) -> dict[str, Any] | None:
+    """The stamp in ``root`` when this errorbook made it, for this configuration (None: a
+    plain run's), every entry is one, and every input it lists is still one and no other;
+    else None."""
     try:
         data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
         if (
@@ -271,15 +305,34 @@ def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
             or (config_repr is None and data["plain"] is not True)
             or (config_repr is not None and data["config"] != config_repr)
         ):
-            return False, None
-        recorded: dict[str, dict[str, Entry]] = {
-            "inputs": data["inputs"],
-            "outputs": data["outputs"],
-        }
-        if set(recorded["inputs"]) != set(_inputs(data["fixed"], data["scans"])):
-            return False, None  # an input appeared or went away
-    except (OSError, ValueError, KeyError, TypeError):
+            return None
+        entries = [*data["inputs"].values(), *data["outputs"].values()]
+        if not all(_valid(entry) for entry in entries):
+            return None
+        if set(data["inputs"]) != set(_inputs(data["fixed"], data["scans"])):
+            return None  # an input appeared or went away
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _valid(entry: object) -> bool:
+    return (
+        type(entry) is list
+        and len(entry) == 3
+        and type(entry[0]) is int
+        and type(entry[1]) is int
+        and type(entry[2]) is str
+    )
+
+
+def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
+    """Whether nothing changed since the stamp in ``root``, and, when only the stat of some
+    files changed (a racy entry settled, a checkout touched them), the refreshed stamp."""
+    data = _recorded(root, config_repr)
+    if data is None:
         return False, None
+    recorded: dict[str, dict[str, Entry]] = {"inputs": data["inputs"], "outputs": data["outputs"]}
     refreshed = False
     for group, entries in recorded.items():
         for name, known in entries.items():
@@ -302,6 +355,100 @@ def verify(config: Config) -> tuple[bool, bytes | None]:
 def unchanged(config: Config) -> bool:
     """True when a ``generate`` with this configuration would change nothing."""
     return verify(config)[0]
+
+
+class Proof:
+    """What ``errorbook check`` reports on a tree :func:`proven` vouches for."""
+
+    def __init__(self, outputs: int, registry: str, problems: Diagnostics) -> None:
+        self.outputs = outputs  # how many generated files there are, every one up to date
+        self.registry = registry  # the registry as the outputs name it
+        self.problems = problems  # the catalogs' problems, in the PO files as they are
+
+
+def proven(config: Config) -> Proof | None:
+    """What ``errorbook check`` would report, when the stamp proves that the tree is still
+    the one the last ``generate`` left: the stamp was made with this configuration, this
+    errorbook, this Python and these libraries, and holds what ``check`` would report; the
+    inputs are the same files; no output is reached through a symbolic link; and every
+    input and output (none a link) holds the bytes the run used, by its hash.
+
+    None when anything is less certain (a damaged stamp included): ``check`` then compares
+    every output, as it does without a stamp."""
+    from pathlib import Path
+
+    from . import output
+
+    root = str(config.root)
+    data = _recorded(root, repr(config))
+    try:
+        if (
+            data is None
+            or data["fixed"] != _fixed(config)
+            or data["scans"] != scans(config)
+            or data["runtime"] != runtime()
+        ):
+            return None
+        found = data["check"]
+        proof = Proof(len(data["outputs"]), str(found["registry"]), _problems(found["problems"]))
+        output.refuse_links(Path(root), data["outputs"], [str(f) for f in found["folders"]])
+        if {*output.previous(Path(root)), output.MANIFEST} != set(data["outputs"]):
+            return None  # the stamp lists other outputs than the manifest (hashed below)
+    except (KeyError, TypeError, ValueError, AttributeError, output.OutputError):
+        return None
+    files: dict[str, Entry] = {}
+    named = [(os.path.join(root, name), entry) for name, entry in data["outputs"].items()]
+    for path, entry in [*data["inputs"].items(), *named]:
+        known = files.setdefault(os.path.normpath(path), entry)
+        if (known[0], known[2]) != (entry[0], entry[2]):
+            return None  # one file, recorded with two contents
+    return proof if _all_hold(files) else None
+
+
+def _problems(found: object) -> Diagnostics:
+    from ..diagnostics import Diagnostic, Diagnostics
+
+    if type(found) is not list:
+        raise TypeError("not a list of problems")
+    return Diagnostics([Diagnostic.from_dict(item) for item in found])
+
+
+def _all_hold(files: Mapping[str, Entry]) -> bool:
+    """Whether every file holds the bytes of its entry; the largest are hashed first, on
+    every core (hashlib lets go of the interpreter while it hashes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    largest = sorted(files.items(), key=lambda item: _size(item[1]), reverse=True)
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        for holds in pool.map(_holds, largest):
+            if not holds:
+                pool.shutdown(cancel_futures=True)
+                return False
+    return True
+
+
+def _size(entry: Entry) -> int:
+    return entry[0] if isinstance(entry[0], int) else -1
+
+
+def _holds(item: tuple[str, Entry]) -> bool:
+    """Whether ``path`` is a regular file, not a link, of the size and hash of its entry."""
+    import hashlib
+
+    path, (size, _, sha) = item
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    with open(fd, "rb", buffering=0) as stream:
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+                return False
+            return hashlib.file_digest(stream, "sha256").hexdigest() == sha
+        except OSError:
+            return False
 
 
 def fresh_from(cwd: str) -> tuple[str, bytes | None] | None:
