@@ -108,8 +108,11 @@ def read(path: Path, *, limit: int | None = None, follow: bool = True) -> bytes 
                 f"raise max-input-mib in [tool.errorbook] (or {LIMIT_VARIABLE}) if the "
                 "file is meant to be this large",
             )
-        chunks = []
-        size = 0
+        # One read of the size fstat gave (no joining of chunks: PO files run to tens of
+        # megabytes), then chunks for whatever the file grew by since.
+        first = os.read(fd, info.st_size) if info.st_size else b""
+        chunks = [first]
+        size = len(first)
         while True:  # a file that grows while it is read is still bounded
             chunk = os.read(fd, 1 << 20)
             if not chunk:
@@ -122,7 +125,7 @@ def read(path: Path, *, limit: int | None = None, follow: bool = True) -> bytes 
                     f"raise max-input-mib in [tool.errorbook] (or {LIMIT_VARIABLE})",
                 )
             chunks.append(chunk)
-        return b"".join(chunks)
+        return first if len(chunks) == 1 else b"".join(chunks)
     except InputFileError:
         raise
     except OSError as exc:

@@ -104,6 +104,8 @@ class Job:
     sources: Mapping[str, str]  # domain -> hash of what its catalogs are made from
     names: Mapping[str, str]  # domain -> the file name of its catalogs
     settled: Mapping[str, str]  # files as the last run left them (the stamp): SHA-256
+    counts: Mapping[str, str | None]  # entries.message_contexts, found once for every locale
+    code_names: frozenset[str]  # entries.code_names, likewise
 
 
 _JOB: Job | None = None
@@ -120,8 +122,7 @@ def _locale(locale: str) -> CatalogRun:
     job = _JOB
     registry = job.registry
     run = CatalogRun()
-    counts = message_contexts(registry)
-    names = code_names(registry)
+    counts, names = job.counts, job.code_names
     for domain in DOMAINS:
         path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
@@ -274,6 +275,8 @@ def process(
         {d: digest(fingerprint(), d, text, count_names) for d, text in texts.items()},
         names,
         settled or {},
+        message_contexts(registry),
+        code_names(registry),
     )
     locales = list(registry.meta.locales)
     size = sum(len(data) for data in existing.values())
