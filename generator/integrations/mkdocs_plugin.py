@@ -106,6 +106,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         self._token = secrets.token_hex(8)
         #: Makes the example tabs' HTML, when the site's Markdown settings allow it.
         self._renderer: example_tabs.Renderer | None = None
+        self._renderer_known = False
         #: The example tabs' HTML made for each page, until Markdown has made the rest.
         self._made: dict[str, str] = {}
 
@@ -122,11 +123,18 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
-        self._renderer = None
-        if example_tabs.supported(config.markdown_extensions, config.mdx_configs):
-            with contextlib.suppress(ImportError):  # without Pygments, Markdown renders them
-                self._renderer = example_tabs.Renderer(_inline(config))
+        self._renderer, self._renderer_known = None, False
         return config
+
+    def _tabs_renderer(self, config: MkDocsConfig) -> example_tabs.Renderer | None:
+        """What makes the example tabs' HTML for this build, if the site's Markdown settings
+        allow it; decided at the first page, when every plugin has configured the site."""
+        if not self._renderer_known:
+            self._renderer_known = True
+            if example_tabs.supported(config.markdown_extensions, config.mdx_configs):
+                with contextlib.suppress(ImportError):  # without Pygments: Markdown makes them
+                    self._renderer = example_tabs.Renderer(_inline(config))
+        return self._renderer
 
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent
@@ -172,14 +180,15 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         """Make a code's example tabs here, as HTML, and leave Markdown only the rest of the
         page (see :mod:`.example_tabs`): the tabs' HTML comes back in ``on_page_content``.
         A page whose tabs this cannot make exactly as Markdown would is left as it is."""
-        if self._renderer is None:
+        renderer = self._tabs_renderer(config)
+        if renderer is None:
             return markdown
         start = markdown.find(EXAMPLES_START)
         end = markdown.find(EXAMPLES_END, start + len(EXAMPLES_START))
         if start < 0 or end < 0 or not example_tabs.alone(markdown, start, end):
             return markdown
         tabs = read_tabs(markdown[start + len(EXAMPLES_START) : end])
-        made = self._renderer.render(tabs) if tabs else None
+        made = renderer.render(tabs) if tabs else None
         if made is None:
             return markdown
         self._made[page.file.src_uri] = made

@@ -105,7 +105,7 @@ def test_the_tabs_the_plugin_makes_are_those_markdown_makes() -> None:
         config = _config(site, lang)
         fast = ErrorbookPlugin()
         fast.on_config(config)
-        assert fast._renderer is not None, lang
+        assert fast._tabs_renderer(config) is not None, lang
         slow = ErrorbookPlugin()  # the same plugin, leaving the tabs to Markdown
         for path in sorted((site / "docs" / lang / "codes").glob("*.md")):
             text = _body(path)
@@ -190,3 +190,15 @@ def test_a_page_with_tabs_of_its_own_leaves_the_examples_to_markdown() -> None:
     other = f'# A\n\n=== "Mine"\n\n    text\n\n{examples}'
     assert plugin.on_page_markdown(other, page=page, config=config, files=None) == other
     assert not plugin._made
+
+
+def test_an_extension_another_plugin_adds_is_seen() -> None:
+    """What the site's Markdown is made of is read at the first page, after every plugin's
+    ``on_config``: an extension added after errorbook's leaves the tabs to Markdown."""
+    config = _config(ROOT / "site", "en")
+    plugin = ErrorbookPlugin()
+    plugin.on_config(config)
+    config.markdown_extensions.append("abbr")
+    text = wires.tabs(_examples(), str, lambda call: f"{call} returns:")
+    page = _page("codes/a_b.md")
+    assert plugin.on_page_markdown(text, page=page, config=config, files=None) == text
