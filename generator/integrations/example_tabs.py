@@ -152,7 +152,8 @@ class Renderer:
         labels: list[str] = []
         blocks: list[str] = []
         for number, tab in enumerate(tabs, 1):
-            title = self._paragraph(tab.title)
+            # A label keeps the spaces around its text, a paragraph does not.
+            title = self._paragraph(tab.title) if tab.title == tab.title.strip() else None
             intro = self._intro(tab.intro)
             code = self._highlighted(tab.code, tab.language)
             if title is None or intro is None or code is None:

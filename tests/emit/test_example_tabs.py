@@ -192,6 +192,21 @@ def test_a_page_with_tabs_of_its_own_leaves_the_examples_to_markdown() -> None:
     assert not plugin._made
 
 
+@pytest.mark.parametrize("title", [" Python", "# Python", "<div>Python</div>", "", "1. Python"])
+def test_a_title_markdown_makes_more_of_than_a_label_is_left_to_markdown(title: str) -> None:
+    config = _config(ROOT / "site", "en")
+    plugin = ErrorbookPlugin()
+    plugin.on_config(config)
+    text = wires.tabs(_examples(), lambda label: title if label == "Python" else label, str)
+    page = _page("codes/a_b.md")
+    assert plugin.on_page_markdown(text, page=page, config=config, files=None) == text
+    fine = wires.tabs(_examples(), lambda label: f"*{label}* <b>x</b>", str)
+    assert plugin.on_page_markdown(fine, page=page, config=config, files=None) != fine
+    made = _through_plugin(plugin, config, page, fine)
+    assert made == _through_plugin(ErrorbookPlugin(), config, page, fine)
+    assert '<label for="__tabbed_1_1"><em>Python</em> <b>x</b></label>' in made
+
+
 def test_an_extension_another_plugin_adds_is_seen() -> None:
     """What the site's Markdown is made of is read at the first page, after every plugin's
     ``on_config``: an extension added after errorbook's leaves the tabs to Markdown."""
