@@ -139,7 +139,7 @@ class Renderer:
         if lexer is None:
             try:
                 lexer = self._get_lexer(language or "text", stripnl=True)
-            except Exception:
+            except Exception:  # a language Pygments does not know: Markdown decides
                 return None
             self._lexers[language] = lexer
         return str(highlight(code, lexer, self._formatter))

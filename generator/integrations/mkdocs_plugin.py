@@ -258,7 +258,7 @@ def _inline(mkdocs_config: MkDocsConfig) -> Callable[[str], str | None]:
                     extension_configs=mkdocs_config.mdx_configs or {},
                 )
             return str(converter.reset().convert(text))
-        except Exception:
+        except Exception:  # whatever it is, Markdown then makes the page's tabs, as before
             return None
 
     return convert
