@@ -35,7 +35,7 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -47,9 +47,10 @@ from mkdocs.plugins import BasePlugin
 from .. import config
 from ..commands.site import SERVING
 from ..diagnostics import InvalidInput
-from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START
+from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
 from ..pipeline import stamp
+from . import example_tabs
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
@@ -103,6 +104,11 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         # In the comment that holds their place: no text on a page can forge it, and it never
         # reaches the output (the tabs replace it), which stays byte-identical.
         self._token = secrets.token_hex(8)
+        #: Makes the example tabs' HTML, when the site's Markdown settings allow it.
+        self._renderer: example_tabs.Renderer | None = None
+        self._renderer_known = False
+        #: The example tabs' HTML made for each page, until Markdown has made the rest.
+        self._made: dict[str, str] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -117,7 +123,18 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
+        self._renderer, self._renderer_known = None, False
         return config
+
+    def _tabs_renderer(self, config: MkDocsConfig) -> example_tabs.Renderer | None:
+        """What makes the example tabs' HTML for this build, if the site's Markdown settings
+        allow it; decided at the first page, when every plugin has configured the site."""
+        if not self._renderer_known:
+            self._renderer_known = True
+            if example_tabs.supported(config.markdown_extensions, config.mdx_configs):
+                with contextlib.suppress(ImportError):  # without Pygments: Markdown makes them
+                    self._renderer = example_tabs.Renderer(_inline(config))
+        return self._renderer
 
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent
@@ -157,17 +174,44 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 "fixed; `errorbook check` lists the same problems",
             )
 
+    def on_page_markdown(
+        self, markdown: str, /, *, page: Any, config: MkDocsConfig, files: Any
+    ) -> str:
+        """Make a code's example tabs here, as HTML, and leave Markdown only the rest of the
+        page (see :mod:`.example_tabs`): the tabs' HTML comes back in ``on_page_content``.
+        A page whose tabs this cannot make exactly as Markdown would is left as it is."""
+        renderer = self._tabs_renderer(config)
+        if renderer is None:
+            return markdown
+        start = markdown.find(EXAMPLES_START)
+        end = markdown.find(EXAMPLES_END, start + len(EXAMPLES_START))
+        if start < 0 or end < 0 or not example_tabs.alone(markdown, start, end):
+            return markdown
+        tabs = read_tabs(markdown[start + len(EXAMPLES_START) : end])
+        made = renderer.render(tabs) if tabs else None
+        if made is None:
+            return markdown
+        self._made[page.file.src_uri] = made
+        return markdown[:start] + EXAMPLES_START + "\n\n" + markdown[end:]
+
     def on_page_content(self, html: str, /, *, page: Any, config: MkDocsConfig, files: Any) -> str:
         """Take a code's example tabs out of the page's content until it is written.
 
         The search plugin indexes ``page.content`` when the page's context is made, which comes
         after this event; the tabs (every wire's rendering of the code's example, a
         highlighted token per ``<span>``) would be most of what it parses and would add to
-        the index only what the page states above them. ``on_post_page`` puts them back."""
+        the index only what the page states above them. ``on_post_page`` puts them back.
+        Tabs made in ``on_page_markdown`` take the place Markdown would have given them."""
         held: list[str] = []
+        made = self._made.pop(page.file.src_uri, None)
 
         def hold(found: re.Match[str]) -> str:
-            held.append(found.group(1))
+            nonlocal made
+            if made is not None:  # between the comments as Markdown lays out a block
+                held.append(f"\n\n{made}\n")
+                made = None
+            else:
+                held.append(found.group(1))
             return self._placeholder(len(held) - 1)
 
         content = _EXAMPLES.sub(hold, html)
@@ -198,6 +242,28 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         return server
 
 
+def _inline(mkdocs_config: MkDocsConfig) -> Callable[[str], str | None]:
+    """Converts one piece of Markdown with the site's Markdown settings (each piece once:
+    the callers remember what it gave)."""
+    converter: Any = None
+
+    def convert(text: str) -> str | None:
+        nonlocal converter
+        import markdown  # type: ignore[import-untyped]
+
+        try:
+            if converter is None:
+                converter = markdown.Markdown(
+                    extensions=mkdocs_config.markdown_extensions,
+                    extension_configs=mkdocs_config.mdx_configs or {},
+                )
+            return str(converter.reset().convert(text))
+        except Exception:  # whatever it is, Markdown then makes the page's tabs, as before
+            return None
+
+    return convert
+
+
 def translations(
     html: str,
     url: str,
@@ -221,6 +287,10 @@ def translations(
         f'    <link rel="alternate" href="{href}" hreflang="{lang}">\n'
         for lang, href in [*absolute.items(), ("x-default", next(iter(absolute.values())))]
     )
+    # Material writes both in the head and the header, before the page's content: the rest
+    # (most of the page) is neither searched nor rewritten.
+    cut = html.find("</header>")
+    html, rest = (html, "") if cut < 0 else (html[:cut], html[cut:])
     first = iter([head])  # the first of Material's links gives way to ours, the others go
     html = _HEAD_ALTERNATE.sub(lambda _: next(first, ""), html)
     up = "../" * url.count("/")  # from this page's folder to the language's home
@@ -239,4 +309,4 @@ def translations(
             target = up + link + url
         return f'<a href="{target}" hreflang="{lang}" class="md-select__link">'
 
-    return _SWITCHER_LINK.sub(switch, html)
+    return _SWITCHER_LINK.sub(switch, html) + rest
