@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from .codes import CODES, CodeInfo, ErrorCode
+from .codes import _CODES, CodeInfo
+
+if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
+    from .codes import ErrorCode
 
 #: The only brace syntax a message may use: ``{{`` and ``}}`` for literal braces, ``{name}``
 #: for a field. Anything else in braces matches the last branch, so it can be refused.
@@ -44,9 +48,17 @@ def code_info(code: ErrorCode | str) -> CodeInfo:
     ValueError or KeyError the enum and the table would give.
     """
     try:
-        return CODES[ErrorCode(code)]
-    except ValueError:
+        return _CODES[code]
+    except (KeyError, TypeError):
         raise ValueError(f"{code!r} is not a code of this registry") from None
+
+
+def known_code(raw: object) -> ErrorCode | None:
+    """The ErrorCode member named ``raw``, or None for anything that names no code of this
+    registry (as ``ErrorCode(raw)`` would refuse it)."""
+    if isinstance(raw, str) and raw in _CODES:
+        return _CODES[raw].code
+    return None
 
 
 def merge_params(info: CodeInfo, params: object, keywords: dict[str, object]) -> dict[str, object]:
@@ -238,6 +250,7 @@ def compile_template(
     integers: Collection[str] = (),
     group: str | None = None,
     isolate: bool = False,
+    known: tuple[str, int] | None = None,
 ) -> Fill | None:
     """A function that fills ``template`` as format_map would, for parameters with every name
     of ``allowed``, only faster; None for a template :func:`split` refuses, which is exactly
@@ -246,7 +259,11 @@ def compile_template(
     For a language: ``group`` is its digit separator, with which the values of the
     placeholders named in ``integers`` are grouped when they are whole numbers of four
     digits or more; ``isolate`` puts every value between U+2068 and U+2069 (first strong
-    isolate, pop directional isolate), as a right-to-left language needs."""
+    isolate, pop directional isolate), as a right-to-left language needs.
+
+    ``known`` is a placeholder whose value is known now, with that value (a whole number,
+    such as the count a plural message is kept for): it is written into the text at once,
+    grouped as it would be, and the function does not read it."""
     pieces = split(template, allowed)
     if pieces is None:
         return None
@@ -256,11 +273,33 @@ def compile_template(
             ("" if i == 0 else "\u2069") + text + ("\u2068" if i < len(names) else "")
             for i, text in enumerate(literals)
         ]
+    if known is not None:
+        separator = group if known[0] in integers else None
+        literals, names = _written_in(literals, names, known, separator)
     filled = join(literals, names)
     grouped = [name for name in names if name in integers] if group is not None else []
     if not grouped:
         return filled
     return _grouping(filled, tuple(dict.fromkeys(grouped)), group or ",")
+
+
+def _written_in(
+    literals: list[str], names: list[str], known: tuple[str, int], group: str | None
+) -> tuple[list[str], list[str]]:
+    """The literals and names of a template with the field ``known[0]`` written as its value
+    ``known[1]`` (grouped with ``group`` as :func:`_grouping` would)."""
+    name, value = known
+    text = format(value, "")
+    if group is not None and not -1000 < value < 1000:
+        text = format(value, ",").replace(",", group)
+    merged, left = [literals[0]], []
+    for field, after in zip(names, literals[1:], strict=True):
+        if field == name:
+            merged[-1] += text + after
+        else:
+            merged.append(after)
+            left.append(field)
+    return merged, left
 
 
 def _grouping(filled: Fill, names: tuple[str, ...], separator: str) -> Fill:
