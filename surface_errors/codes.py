@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, TypeVar
+from ._enum import _Value
 
 if TYPE_CHECKING:
     from ._error_code import ErrorCode as ErrorCode
@@ -21,15 +21,6 @@ if TYPE_CHECKING:
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
-
-class _Value(str, Enum):
-    """A str enum that prints as its value on every Python version (3.11 changed str())."""
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self.value), spec)
 
 REGISTRY_NAME: Final = 'surface'
 REGISTRY_VERSION: Final = '2.0.0'
@@ -257,6 +248,53 @@ def _records() -> dict[str, str]:
 
         _rows.update(zip(records.NAMES, records.RECORDS, strict=True))
     return _rows
+
+
+class _Text:
+    """What a code's messages need of its facts, read from its record without ErrorCode: a
+    first message does not build the enum. ``code`` is the code's name."""
+
+    __slots__ = ("code", "count", "integers", "message", "message_plural", "placeholders", "title")
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        message_plural: str | None,
+        placeholders: tuple[str, ...],
+        integers: tuple[str, ...],
+        count: str | None,
+        title: str | None,
+    ) -> None:
+        self.code = code
+        self.message = message
+        self.message_plural = message_plural
+        self.placeholders = placeholders
+        self.integers = integers
+        self.count = count
+        self.title = title
+
+
+_texts: dict[str, _Text] = {}
+
+
+def _text(name: str) -> _Text:
+    """The _Text of the code ``name`` (a KeyError for a name the registry does not have)."""
+    found = _texts.get(name)
+    if found is None:
+        import json
+
+        values = json.loads(_records()[name])
+        found = _texts[name] = _Text(
+            code=str(name),  # the name, also when given as a member
+            message=values[15],
+            message_plural=values[16],
+            placeholders=tuple(values[8]),
+            integers=tuple(values[9]),
+            count=values[10],
+            title=values[17],
+        )
+    return found
 
 
 def _code_info(name: str) -> CodeInfo:

@@ -20,7 +20,7 @@ RENDERED = ("__init__.py", "codes.py", "_error_code.py", "_records.py")
 LAZY = ("ErrorCode",)
 #: Files that are the same for every registry. They are plain files (``python/<name>``) so
 #: that ruff checks and formats them as the source they are; only the header line is added.
-COPIED = ("_format.py", "i18n.py", "py.typed")
+COPIED = ("_enum.py", "_format.py", "i18n.py", "py.typed")
 #: The envelope modules, for a registry that declares result shapes: ``shapes`` is rendered
 #: (a builder named after each shape), the others are copied. ``wire`` projects envelopes
 #: onto HTTP, RFC 9457, gRPC details and MCP, so it needs both HTTP and JSON-RPC numbers.

@@ -67,6 +67,7 @@ def test_a_registry_without_vocabulary_gets_no_envelope_code(tmp_path: Path) -> 
     )
     assert package == [
         "plain_errors/__init__.py",
+        "plain_errors/_enum.py",
         "plain_errors/_error_code.py",
         "plain_errors/_format.py",
         "plain_errors/_records.py",

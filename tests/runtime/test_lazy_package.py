@@ -34,10 +34,19 @@ assert "ErrorCode" not in vars(se) and "ErrorCode" not in vars(codes)
 assert codes._rows == {} and codes._CODES._built == {}
 assert codes.LIMITS._built is None
 
-# A message reads the records and makes only the CodeInfo of its own code.
+# A message reads the records, and of them only its own code's: it builds neither ErrorCode
+# nor a CodeInfo.
 assert se.message("PERMISSION_DENIED", "de", action="pay") == "Die Aktion pay wurde nicht erlaubt."
-assert list(codes._CODES._built) == ["PERMISSION_DENIED"]
+assert se.title("PERMISSION_DENIED") == "Permission denied"
+assert list(codes._texts) == ["PERMISSION_DENIED"] and codes._CODES._built == {}
 assert "surface_errors._records" in sys.modules
+assert "surface_errors._error_code" not in sys.modules and "ErrorCode" not in vars(codes)
+try:
+    se.message("NOT_A_CODE")
+except ValueError as error:
+    assert str(error) == "'NOT_A_CODE' is not a code of this registry", error
+else:
+    raise AssertionError("message('NOT_A_CODE') did not raise")
 
 ErrorCode = se.ErrorCode
 assert ErrorCode is codes.ErrorCode is vars(se)["ErrorCode"] is vars(codes)["ErrorCode"]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .codes import _Value
+from ._enum import _Value
 
 
 class ErrorCode(_Value):

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ._format import Fill, check_params, code_info, compile_template, merge_params, split
-from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, CodeInfo
+from ._format import Fill, check_params, code_text, compile_template, merge_params, split
+from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, _Text
 
 if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is first read
     import gettext
@@ -121,9 +121,7 @@ class Translator:
         # How values are written into this language's messages (see compile_template).
         self._group = DIGIT_GROUPS.get(self.locale)
         self._isolate = self.locale in RIGHT_TO_LEFT
-        self._codes: dict[
-            str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]
-        ] = {}
+        self._codes: dict[str, tuple[_Text, frozenset[str], gettext.NullTranslations | None]] = {}
         self._templates: dict[tuple[str, int], tuple[str, Fill]] = {}
         # The fast path, by code (an Entry): a call with as many parameters as the code has
         # placeholders is one dict look-up and one call, or for a code with a count, the
@@ -137,22 +135,22 @@ class Translator:
 
     def _code_facts(
         self, code: ErrorCode | str
-    ) -> tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]:
-        info = code_info(code)
+    ) -> tuple[_Text, frozenset[str], gettext.NullTranslations | None]:
+        info = code_text(code)
         source: gettext.NullTranslations | None = None
         for tag in self.chain[:-1]:  # the first catalog that translates this code
             catalog = _load(tag)
             if info.message_plural is not None:
-                text = catalog.npgettext(info.code.value, info.message, info.message_plural, 1)
+                text = catalog.npgettext(info.code, info.message, info.message_plural, 1)
                 found = text not in (info.message, info.message_plural)
             else:
-                found = catalog.pgettext(info.code.value, info.message) != info.message
+                found = catalog.pgettext(info.code, info.message) != info.message
             if found:
                 source = catalog
-                self._languages[info.code.value] = tag
+                self._languages[info.code] = tag
                 break
         facts = (info, frozenset(info.placeholders), source)
-        self._codes[info.code.value] = facts
+        self._codes[info.code] = facts
         return facts
 
     def language(self, code: ErrorCode | str) -> str:
@@ -164,7 +162,7 @@ class Translator:
         return self._languages.get(code, SOURCE_LOCALE)
 
     def _template(
-        self, info: CodeInfo, source: gettext.NullTranslations | None, count: int | None
+        self, info: _Text, source: gettext.NullTranslations | None, count: int | None
     ) -> tuple[str, Fill]:
         """The checked template for ``count`` and its compiled form, kept per plural form."""
         if count is None or info.message_plural is None:
@@ -173,7 +171,7 @@ class Translator:
             form = 0 if count == 1 else 1
         else:
             form = self._selector(source)(count)  # from the catalog's Plural-Forms
-        key = (info.code.value, -1 - form if source is None else form)
+        key = (info.code, -1 - form if source is None else form)
         found = self._templates.get(key)
         if found is None:
             if source is None:
@@ -183,9 +181,9 @@ class Translator:
                     else info.message_plural
                 )
             elif info.message_plural is not None and count is not None:
-                text = source.npgettext(info.code.value, info.message, info.message_plural, count)
+                text = source.npgettext(info.code, info.message, info.message_plural, count)
             else:
-                text = source.pgettext(info.code.value, info.message)
+                text = source.pgettext(info.code, info.message)
             compiled = self._compiled(text, info)
             if compiled is None:
                 # A translation with a forbidden field: never trust it, use the source.
@@ -201,7 +199,7 @@ class Translator:
         return found
 
     def _compiled(
-        self, text: str, info: CodeInfo, known: tuple[str, int] | None = None
+        self, text: str, info: _Text, known: tuple[str, int] | None = None
     ) -> Fill | None:
         """``text`` compiled for this language: digits grouped, values isolated in a
         right-to-left language, a ``known`` value written in (see compile_template). The
@@ -223,16 +221,16 @@ class Translator:
         ones)."""
         if code in self._titles:  # an ErrorCode hashes and compares as its value
             return self._titles[code]
-        info = code_info(code)
+        info = code_text(code)
         found = info.title
         if found is not None:
-            context = _TITLE_CONTEXT.format(info.code.value)
+            context = _TITLE_CONTEXT.format(info.code)
             for tag in self.chain[:-1]:
                 text = _load(tag).pgettext(context, found)
                 if text != found:
                     found = text
                     break
-        self._titles[info.code.value] = found
+        self._titles[info.code] = found
         return found
 
     def template(self, code: ErrorCode | str, count: int | None = None) -> str:
@@ -258,7 +256,7 @@ class Translator:
                 if found is not None:
                     return found
         else:
-            keywords = merge_params(code_info(code), params, keywords)
+            keywords = merge_params(code_text(code), params, keywords)
         return self._message(code, keywords)
 
     def _message(self, code: ErrorCode | str, params: dict[str, object]) -> str:
@@ -274,11 +272,11 @@ class Translator:
         if info.count is None:
             kept = _reading_all(text, info, compiled)
             if kept is not None:
-                self._fast[info.code.value] = (len(names), kept, "", {})
+                self._fast[info.code] = (len(names), kept, "", {})
         elif type(number) is int:
-            entry = self._fast.get(info.code.value)
+            entry = self._fast.get(info.code)
             if entry is None:
-                entry = self._fast[info.code.value] = (len(names), compiled, info.count, {})
+                entry = self._fast[info.code] = (len(names), compiled, info.count, {})
             if len(entry[3]) < _COUNTS:
                 # Kept for this count, which is written into the text once and for all.
                 counted = self._compiled(text, info, known=(info.count, number))
@@ -312,7 +310,7 @@ def _answer(entry: Entry, keywords: dict[str, object]) -> str | None:
 
 
 def _reading_all(
-    text: str, info: CodeInfo, compiled: Fill, names: tuple[str, ...] | None = None
+    text: str, info: _Text, compiled: Fill, names: tuple[str, ...] | None = None
 ) -> Fill | None:
     """``compiled`` (the function ``text`` was compiled into), made to read each of
     ``names`` (the code's placeholders by default) even where the text leaves one out, as a
@@ -379,5 +377,5 @@ def message(
         except KeyError:
             pass
     else:
-        keywords = merge_params(code_info(code), params, keywords)
+        keywords = merge_params(code_text(code), params, keywords)
     return translator(locale)._message(code, keywords)
