@@ -9,6 +9,8 @@ which keeps a failure inside ``{"ok": true}`` apart from success.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .codes import (
     CODES,
     DOCS_URL,
@@ -20,7 +22,6 @@ from .codes import (
     SOURCE_LOCALE,
     Actor,
     CodeInfo,
-    ErrorCode,
     Layer,
     LayerInfo,
     LimitInfo,
@@ -61,6 +62,23 @@ from .wire import (
     to_status,
     to_tool_result,
 )
+
+if TYPE_CHECKING:
+    from .codes import ErrorCode
+
+
+def _lazy(name: str) -> object:
+    """ErrorCode, imported on first access (PEP 562): see codes.py."""
+    if name in ('ErrorCode',):
+        from . import codes
+
+        globals()[name] = found = getattr(codes, name)
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+if not TYPE_CHECKING:  # a type checker reads them from the import above
+    __getattr__ = _lazy
 
 __all__ = [
     "CODES",

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from .codes import CODES, CodeInfo, ErrorCode
+from .codes import _CODES, CodeInfo, _Text, _text
+
+if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
+    from .codes import ErrorCode
 
 #: The only brace syntax a message may use: ``{{`` and ``}}`` for literal braces, ``{name}``
 #: for a field. Anything else in braces matches the last branch, so it can be refused.
@@ -45,12 +49,31 @@ def code_info(code: ErrorCode | str) -> CodeInfo:
     ValueError or KeyError the enum and the table would give.
     """
     try:
-        return CODES[ErrorCode(code)]
-    except ValueError:
+        return _CODES[code]
+    except (KeyError, TypeError):
         raise ValueError(f"{code!r} is not a code of this registry") from None
 
 
-def merge_params(info: CodeInfo, params: object, keywords: dict[str, object]) -> dict[str, object]:
+def code_text(code: ErrorCode | str) -> _Text:
+    """What messages need of ``code``'s facts, as :func:`code_info` finds them, without
+    building ErrorCode."""
+    try:
+        return _text(code)
+    except (KeyError, TypeError):
+        raise ValueError(f"{code!r} is not a code of this registry") from None
+
+
+def known_code(raw: object) -> ErrorCode | None:
+    """The ErrorCode member named ``raw``, or None for anything that names no code of this
+    registry (as ``ErrorCode(raw)`` would refuse it)."""
+    if isinstance(raw, str) and raw in _CODES:
+        return _CODES[raw].code
+    return None
+
+
+def merge_params(
+    info: CodeInfo | _Text, params: object, keywords: dict[str, object]
+) -> dict[str, object]:
     """The placeholder values of one call: the ``params`` mapping and the keyword arguments
     together, in a new dict.
 
@@ -64,13 +87,13 @@ def merge_params(info: CodeInfo, params: object, keywords: dict[str, object]) ->
         return keywords
     if not isinstance(params, Mapping):
         raise TypeError(
-            f"{info.code.value}: params must be a mapping of placeholder names to values, "
+            f"{info.code}: params must be a mapping of placeholder names to values, "
             f"not {type(params).__name__}"
         )
     both = sorted(keywords.keys() & params.keys())
     if both:
         raise TypeError(
-            f"{info.code.value}: placeholder {both[0]!r} is given both in params and as a "
+            f"{info.code}: placeholder {both[0]!r} is given both in params and as a "
             "keyword argument"
         )
     return {**params, **keywords}
@@ -83,20 +106,18 @@ def add_request_id(
     if it has one; the same value in ``params`` too is a TypeError, as for any other name, and
     so is a request id that is not a str."""
     if request_id is not None and not isinstance(request_id, str):
-        raise TypeError(
-            f"{info.code.value}: request_id must be a str, not {type(request_id).__name__}"
-        )
+        raise TypeError(f"{info.code}: request_id must be a str, not {type(request_id).__name__}")
     if request_id is None or "request_id" not in info.placeholders:
         return params
     if "request_id" in params:
         raise TypeError(
-            f"{info.code.value}: placeholder 'request_id' is given both in params and as a "
+            f"{info.code}: placeholder 'request_id' is given both in params and as a "
             "keyword argument"
         )
     return {**params, "request_id": request_id}
 
 
-def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
+def check_params(info: CodeInfo | _Text, params: Mapping[str, object]) -> None:
     """Raise TypeError naming the code and each missing or unexpected placeholder.
 
     Every caller checks before it formats, so that a wrong call fails the same way whichever
@@ -108,12 +129,12 @@ def check_params(info: CodeInfo, params: Mapping[str, object]) -> None:
     if missing or extra:
         problems = [f"missing placeholder {name!r}" for name in missing]
         problems += [f"unexpected parameter {name!r}" for name in extra]
-        raise TypeError(f"{info.code.value}: " + ", ".join(problems))
+        raise TypeError(f"{info.code}: " + ", ".join(problems))
     if info.count is not None:
         count = params[info.count]
         if not isinstance(count, int) or isinstance(count, bool):
             raise TypeError(
-                f"{info.code.value}: placeholder {info.count!r} must be an int, "
+                f"{info.code}: placeholder {info.count!r} must be an int, "
                 f"not {type(count).__name__}"
             )
 
@@ -132,21 +153,20 @@ def check_values(info: CodeInfo, params: Mapping[str, object]) -> None:
         if name in info.integers:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise TypeError(
-                    f"{info.code.value}: placeholder {name!r} must be an int, "
-                    f"not {type(value).__name__}"
+                    f"{info.code}: placeholder {name!r} must be an int, not {type(value).__name__}"
                 )
             if not -MAX_JSON_INTEGER <= value <= MAX_JSON_INTEGER:
                 raise ValueError(
-                    f"{info.code.value}: placeholder {name!r} is outside "
+                    f"{info.code}: placeholder {name!r} is outside "
                     f"±{MAX_JSON_INTEGER}, the integers every JSON peer reads exactly"
                 )
         elif not isinstance(value, str):
             raise TypeError(
-                f"{info.code.value}: placeholder {name!r} must be a str, not {type(value).__name__}"
+                f"{info.code}: placeholder {name!r} must be a str, not {type(value).__name__}"
             )
         elif not value.isascii() and _SURROGATE.search(value):
             raise ValueError(
-                f"{info.code.value}: placeholder {name!r} has a lone surrogate, which "
+                f"{info.code}: placeholder {name!r} has a lone surrogate, which "
                 "UTF-8, and so JSON, cannot carry"
             )
 
@@ -239,6 +259,7 @@ def compile_template(
     integers: Collection[str] = (),
     group: str | None = None,
     isolate: bool = False,
+    known: tuple[str, int] | None = None,
 ) -> Fill | None:
     """A function that fills ``template`` as format_map would, for parameters with every name
     of ``allowed``, only faster; None for a template :func:`split` refuses, which is exactly
@@ -247,7 +268,11 @@ def compile_template(
     For a language: ``group`` is its digit separator, with which the values of the
     placeholders named in ``integers`` are grouped when they are whole numbers of four
     digits or more; ``isolate`` puts every value between U+2068 and U+2069 (first strong
-    isolate, pop directional isolate), as a right-to-left language needs."""
+    isolate, pop directional isolate), as a right-to-left language needs.
+
+    ``known`` is a placeholder whose value is known now, with that value (a whole number,
+    such as the count a plural message is kept for): it is written into the text at once,
+    grouped as it would be, and the function does not read it."""
     pieces = split(template, allowed)
     if pieces is None:
         return None
@@ -257,11 +282,33 @@ def compile_template(
             ("" if i == 0 else "\u2069") + text + ("\u2068" if i < len(names) else "")
             for i, text in enumerate(literals)
         ]
+    if known is not None:
+        separator = group if known[0] in integers else None
+        literals, names = _written_in(literals, names, known, separator)
     filled = join(literals, names)
     grouped = [name for name in names if name in integers] if group is not None else []
     if not grouped:
         return filled
     return _grouping(filled, tuple(dict.fromkeys(grouped)), group or ",")
+
+
+def _written_in(
+    literals: list[str], names: list[str], known: tuple[str, int], group: str | None
+) -> tuple[list[str], list[str]]:
+    """The literals and names of a template with the field ``known[0]`` written as its value
+    ``known[1]`` (grouped with ``group`` as :func:`_grouping` would)."""
+    name, value = known
+    text = format(value, "")
+    if group is not None and not -1000 < value < 1000:
+        text = format(value, ",").replace(",", group)
+    merged, left = [literals[0]], []
+    for field, after in zip(names, literals[1:], strict=True):
+        if field == name:
+            merged[-1] += text + after
+        else:
+            merged.append(after)
+            left.append(field)
+    return merged, left
 
 
 def _grouping(filled: Fill, names: tuple[str, ...], separator: str) -> Fill:
@@ -280,7 +327,7 @@ def _grouping(filled: Fill, names: tuple[str, ...], separator: str) -> Fill:
     return fill_grouped
 
 
-def source_template(info: CodeInfo, params: Mapping[str, object]) -> str:
+def source_template(info: CodeInfo | _Text, params: Mapping[str, object]) -> str:
     """The source-locale form of a code's message for these parameters: the plural form
     when the count placeholder is not 1, the singular otherwise."""
     if info.count is not None and info.message_plural is not None:

@@ -20,17 +20,27 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 # check_params, fill and source_template lived here before _format.py took them; importing
 # each "as" itself re-exports it, so callers that import them from this module keep working.
-from ._format import add_request_id, check_values, code_info, language_tag, merge_params
+from ._format import (
+    add_request_id,
+    check_values,
+    code_info,
+    known_code,
+    language_tag,
+    merge_params,
+)
 from ._format import check_params as check_params
 from ._format import fill as fill
 from ._format import source_template as source_template
-from .codes import CODES, FORM_OUTCOMES, SOURCE_LOCALE, CodeInfo, ErrorCode, Form, Shape
+from .codes import CODES, FORM_OUTCOMES, SOURCE_LOCALE, CodeInfo, Form, Shape
 from .codes import Outcome as Outcome
 from .i18n import translator
+
+if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
+    from .codes import ErrorCode
 
 
 class _ErrorRequired(TypedDict):
@@ -338,10 +348,7 @@ def classify(envelope: object) -> Classified:
     if outcome is None:
         raise MalformedEnvelope(f"no shape of this registry travels in the {form.value} form")
     message = error.get("message")
-    try:
-        code: ErrorCode | None = ErrorCode(raw)
-    except ValueError:
-        code = None
+    code = known_code(raw)
     return Classified(
         outcome, code, raw, message if isinstance(message, str) else None, error=error
     )

@@ -8,8 +8,13 @@ the shape by itself.
 
 from __future__ import annotations
 
-from .codes import ErrorCode, Shape
+from typing import TYPE_CHECKING
+
+from .codes import Shape
 from .envelope import ErrorEnvelope, ResultEnvelope, error_envelope, result_envelope
+
+if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
+    from .codes import ErrorCode
 
 ProtocolFailure = ErrorEnvelope
 

@@ -53,15 +53,15 @@ def test_rewording_a_message_makes_check_name_the_stale_file(run: Run, project: 
     assert result.code == 1
     lines = result.out.splitlines()
     # The module, the template and every catalog whose entry changed are named.
-    assert "stale    surface_errors/codes.py" in lines
+    assert "stale    surface_errors/_records.py" in lines
     assert "stale    locales/messages.pot" in lines
     assert "stale    locales/de/LC_MESSAGES/messages.po" in lines
     assert lines[-1].endswith("run `errorbook generate` to update")
     assert mtimes(project / "surface_errors") == before  # check writes nothing
     fixed = run("generate", cwd=project)
-    assert "updated  surface_errors/codes.py\n" in fixed.out
+    assert "updated  surface_errors/_records.py\n" in fixed.out
     assert "The action {action} was refused." in (
-        project / "surface_errors" / "codes.py"
+        project / "surface_errors" / "_records.py"
     ).read_text("utf-8")
     assert run("check", cwd=project).code == 0
 

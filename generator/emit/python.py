@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import json
+
 import jinja2
 
 from ..catalogs.locales import digit_groups, right_to_left, script_table
 from ..names import header, pascal
-from ..registry.model import Registry, RetryPolicy
+from ..registry.model import Code, Registry, RetryPolicy
 from . import Files
 from .render import render
 
-#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``).
-RENDERED = ("__init__.py", "codes.py")
+#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``). The large
+#: ones are imported on first use, not with the package: ``_error_code`` (the ErrorCode enum)
+#: and ``_records`` (each code's facts as a JSON text, which ``codes`` reads one code at a time).
+RENDERED = ("__init__.py", "codes.py", "_error_code.py", "_records.py")
+#: What the package's ``__init__`` and ``codes`` serve on first access, not at import.
+LAZY = ("ErrorCode",)
 #: Files that are the same for every registry. They are plain files (``python/<name>``) so
 #: that ruff checks and formats them as the source they are; only the header line is added.
-COPIED = ("_format.py", "i18n.py", "py.typed")
+COPIED = ("_enum.py", "_format.py", "i18n.py", "py.typed")
 #: The envelope modules, for a registry that declares result shapes: ``shapes`` is rendered
 #: (a builder named after each shape), the others are copied. ``wire`` projects envelopes
 #: onto HTTP, RFC 9457, gRPC details and MCP, so it needs both HTTP and JSON-RPC numbers.
@@ -114,6 +120,59 @@ def _isort(name: str) -> tuple[int, str]:
     return kind, name
 
 
+def record_fields(registry: Registry) -> list[str]:
+    """The fields of a code's record in ``_records``, in order: CodeInfo's, but ``code``."""
+    found = ["layer"]
+    found += ["shape"] if registry.shapes else []
+    found += ["recovery"] if registry.recovery_kinds else []
+    found += ["retry", "retry_limit"]
+    found += ["http_status"] if registry.uses("http") else []
+    found += ["jsonrpc_code"] if registry.uses("jsonrpc") else []
+    found += ["grpc_status", "placeholders", "integers", "count", "limits", "related", "since"]
+    found += ["docs_url", "message", "message_plural", "title", "status", "deprecated_since"]
+    found += ["replaced_by", "retired_since", "hint", "retry_delay_ms", "retry_attempts"]
+    found += ["fields"] if registry.fields else []
+    return found
+
+
+def record(registry: Registry, code: Code) -> str:
+    """A code's facts as one JSON array in the order of :func:`record_fields`: enum members
+    as their values, tuples as arrays, the declared fields as an object of those it gives."""
+    retry = code.retry
+    deprecated = code.deprecated
+    delay_ms, attempts = registry.retry_facts(code)
+    facts: dict[str, object] = {
+        "layer": code.layer,
+        "shape": code.shape,
+        "recovery": code.recovery.kind if code.recovery and code.recovery.kind else None,
+        "retry": retry.policy.value if retry else None,
+        "retry_limit": retry.limit if retry else None,
+        "http_status": registry.http_status(code) if registry.uses("http") else None,
+        "jsonrpc_code": code.jsonrpc,
+        "grpc_status": registry.grpc_status(code),
+        "placeholders": code.placeholder_names,
+        "integers": code.integer_placeholders,
+        "count": code.message.count,
+        "limits": code.limits,
+        "related": code.related,
+        "since": code.since,
+        "docs_url": registry.docs_url(code),
+        "message": code.shown_message,
+        "message_plural": code.message.plural,
+        "title": code.title or None,
+        "status": code.status,
+        "deprecated_since": deprecated.since if deprecated else None,
+        "replaced_by": deprecated.replaced_by if deprecated else None,
+        "retired_since": code.retired.since if code.retired else None,
+        "hint": code.hint,
+        "retry_delay_ms": delay_ms,
+        "retry_attempts": attempts,
+        "fields": {f.name: code.extra[f.name] for f in registry.fields if f.name in code.extra},
+    }
+    values = [facts[name] for name in record_fields(registry)]
+    return json.dumps(values, ensure_ascii=False, separators=(",", ":"))
+
+
 def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files:
     """Render every file of the package into ``package_dir`` (a relative POSIX path)."""
     context = {
@@ -137,6 +196,9 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "limit_codes": {
             limit.id: [c.name for c in registry.produced_by(limit.id)] for limit in registry.limits
         },
+        "lazy": LAZY,
+        "record_fields": record_fields(registry),
+        "records": [record(registry, code) for code in registry.codes],
     }
     rendered, copied = modules(registry)
     files = {

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ._format import Fill, check_params, code_info, compile_template, merge_params
-from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, CodeInfo, ErrorCode
+from ._format import Fill, check_params, code_text, compile_template, merge_params, split
+from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, _Text
 
 if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is first read
     import gettext
+
+    from .codes import ErrorCode  # built on first use (see codes.py)
 
 DOMAIN = "messages"
 #: The msgctxt of a code's title, beside the code's own for its message (the generator's
@@ -27,6 +29,13 @@ _CACHE_LIMIT = 512
 _COUNTS = 1024
 _catalogs: dict[str, gettext.NullTranslations] = {}
 _translators: dict[str | None, Translator] = {}
+#: What message() answers a call it has seen from, per code (see Translator._fast): the
+#: number of the code's placeholders, its compiled template (for a code without a count),
+#: the name of its count ("" for none) and its compiled templates by count.
+Entry = tuple[int, Fill, str, dict[object, Fill]]
+#: Each shared Translator's fast path by the locale it was asked for, so that message()
+#: reaches it in one look-up.
+_fast: dict[str | None, dict[str, Entry]] = {}
 #: The fast path's compiler, under the name this module has always given it.
 _compile = compile_template
 
@@ -111,37 +120,36 @@ class Translator:
         # How values are written into this language's messages (see compile_template).
         self._group = DIGIT_GROUPS.get(self.locale)
         self._isolate = self.locale in RIGHT_TO_LEFT
-        self._codes: dict[
-            str, tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]
-        ] = {}
+        self._codes: dict[str, tuple[_Text, frozenset[str], gettext.NullTranslations | None]] = {}
         self._templates: dict[tuple[str, int], tuple[str, Fill]] = {}
-        # The fast path: a code without a count maps to (its placeholder names, its compiled
-        # template); a call with exactly those names is one dict look-up and one call.
-        self._ready: dict[str, tuple[frozenset[str], Fill]] = {}
-        # And for a code with a count: (names, count name, compiled templates by count seen),
-        # at most _COUNTS counts per code, so that arbitrary counts cannot grow it without end.
-        self._plural: dict[str, tuple[frozenset[str], str, dict[object, Fill]]] = {}
+        # The fast path, by code (an Entry): a call with as many parameters as the code has
+        # placeholders is one dict look-up and one call, or for a code with a count, the
+        # template kept for that count (at most _COUNTS counts per code, so that arbitrary
+        # counts cannot grow it without end). Every function kept here reads each of the
+        # code's placeholders (but the count, which message() reads), so that a KeyError
+        # tells a call with other names, which takes _message and its checks.
+        self._fast: dict[str, Entry] = {}
         self._titles: dict[str, str | None] = {}  # by code: one per code at most
         self._languages: dict[str, str] = {}  # by code: the shipped locale its message is in
 
     def _code_facts(
         self, code: ErrorCode | str
-    ) -> tuple[CodeInfo, frozenset[str], gettext.NullTranslations | None]:
-        info = code_info(code)
+    ) -> tuple[_Text, frozenset[str], gettext.NullTranslations | None]:
+        info = code_text(code)
         source: gettext.NullTranslations | None = None
         for tag in self.chain[:-1]:  # the first catalog that translates this code
             catalog = _load(tag)
             if info.message_plural is not None:
-                text = catalog.npgettext(info.code.value, info.message, info.message_plural, 1)
+                text = catalog.npgettext(info.code, info.message, info.message_plural, 1)
                 found = text not in (info.message, info.message_plural)
             else:
-                found = catalog.pgettext(info.code.value, info.message) != info.message
+                found = catalog.pgettext(info.code, info.message) != info.message
             if found:
                 source = catalog
-                self._languages[info.code.value] = tag
+                self._languages[info.code] = tag
                 break
         facts = (info, frozenset(info.placeholders), source)
-        self._codes[info.code.value] = facts
+        self._codes[info.code] = facts
         return facts
 
     def language(self, code: ErrorCode | str) -> str:
@@ -153,7 +161,7 @@ class Translator:
         return self._languages.get(code, SOURCE_LOCALE)
 
     def _template(
-        self, info: CodeInfo, source: gettext.NullTranslations | None, count: int | None
+        self, info: _Text, source: gettext.NullTranslations | None, count: int | None
     ) -> tuple[str, Fill]:
         """The checked template for ``count`` and its compiled form, kept per plural form."""
         if count is None or info.message_plural is None:
@@ -162,7 +170,7 @@ class Translator:
             form = 0 if count == 1 else 1
         else:
             form = self._selector(source)(count)  # from the catalog's Plural-Forms
-        key = (info.code.value, -1 - form if source is None else form)
+        key = (info.code, -1 - form if source is None else form)
         found = self._templates.get(key)
         if found is None:
             if source is None:
@@ -172,9 +180,9 @@ class Translator:
                     else info.message_plural
                 )
             elif info.message_plural is not None and count is not None:
-                text = source.npgettext(info.code.value, info.message, info.message_plural, count)
+                text = source.npgettext(info.code, info.message, info.message_plural, count)
             else:
-                text = source.pgettext(info.code.value, info.message)
+                text = source.pgettext(info.code, info.message)
             compiled = self._compiled(text, info)
             if compiled is None:
                 # A translation with a forbidden field: never trust it, use the source.
@@ -189,13 +197,17 @@ class Translator:
             found = self._templates[key] = (text, compiled or text.format_map)
         return found
 
-    def _compiled(self, text: str, info: CodeInfo) -> Fill | None:
+    def _compiled(
+        self, text: str, info: _Text, known: tuple[str, int] | None = None
+    ) -> Fill | None:
         """``text`` compiled for this language: digits grouped, values isolated in a
-        right-to-left language. The message a language falls back to (the source text) is
-        written the same way, since it is shown among that language's words."""
+        right-to-left language, a ``known`` value written in (see compile_template). The
+        message a language falls back to (the source text) is written the same way, since
+        it is shown among that language's words."""
         return _compile(
             text,
             info.placeholders,
+            known=known,
             integers=info.integers,
             group=self._group,
             isolate=self._isolate,
@@ -208,16 +220,16 @@ class Translator:
         ones)."""
         if code in self._titles:  # an ErrorCode hashes and compares as its value
             return self._titles[code]
-        info = code_info(code)
+        info = code_text(code)
         found = info.title
         if found is not None:
-            context = _TITLE_CONTEXT.format(info.code.value)
+            context = _TITLE_CONTEXT.format(info.code)
             for tag in self.chain[:-1]:
                 text = _load(tag).pgettext(context, found)
                 if text != found:
                     found = text
                     break
-        self._titles[info.code.value] = found
+        self._titles[info.code] = found
         return found
 
     def template(self, code: ErrorCode | str, count: int | None = None) -> str:
@@ -236,39 +248,41 @@ class Translator:
         """The localized message, filled in with the keyword arguments and the ``params``
         mapping (for names that cannot be keyword arguments, such as ``class``). Bad
         parameters raise TypeError naming them."""
-        if params is not None:
-            keywords = merge_params(code_info(code), params, keywords)
-        ready = self._ready.get(code)  # an ErrorCode hashes and compares as its value
-        if ready is not None and keywords.keys() == ready[0]:
-            return ready[1](keywords)
-        return self._counted(code, keywords)
-
-    def _counted(self, code: ErrorCode | str, params: dict[str, object]) -> str:
-        """message() after its first look-up missed: a code with a count whose names are
-        exactly the code's, with a count already seen, takes its kept template; every other
-        call takes _message, which checks the parameters."""
-        plural = self._plural.get(code)
-        if plural is not None and params.keys() == plural[0]:
-            count = params[plural[1]]
-            known = plural[2].get(count) if count.__class__ is int else None  # not a bool
-            if known is not None:
-                return known(params)
-        return self._message(code, params)
+        if params is None:
+            entry = self._fast.get(code)  # an ErrorCode hashes and compares as its value
+            if entry is not None and len(keywords) == entry[0]:
+                found = _answer(entry, keywords)
+                if found is not None:
+                    return found
+        else:
+            keywords = merge_params(code_text(code), params, keywords)
+        return self._message(code, keywords)
 
     def _message(self, code: ErrorCode | str, params: dict[str, object]) -> str:
+        """message() when the fast path did not answer: checks the parameters, fills the
+        template and keeps it for the next call with the same count."""
         facts = self._codes.get(code)
         info, names, source = facts if facts is not None else self._code_facts(code)
         count = params.get(info.count) if info.count is not None else None
         if params.keys() != names or (info.count is not None and type(count) is not int):
             check_params(info, params)  # raises, naming the code and the placeholder
         number = count if isinstance(count, int) else None
-        compiled = self._template(info, source, number)[1]
+        text, compiled = self._template(info, source, number)
         if info.count is None:
-            self._ready[info.code.value] = (names, compiled)
-        elif number is not None:
-            entry = self._plural.setdefault(info.code.value, (names, info.count, {}))
-            if len(entry[2]) < _COUNTS and type(number) is int:
-                entry[2][number] = compiled
+            kept = _reading_all(text, info, compiled)
+            if kept is not None:
+                self._fast[info.code] = (len(names), kept, "", {})
+        elif type(number) is int:
+            entry = self._fast.get(info.code)
+            if entry is None:
+                entry = self._fast[info.code] = (len(names), compiled, info.count, {})
+            if len(entry[3]) < _COUNTS:
+                # Kept for this count, which is written into the text once and for all.
+                counted = self._compiled(text, info, known=(info.count, number))
+                others = tuple(name for name in info.placeholders if name != info.count)
+                kept = _reading_all(text, info, counted, others) if counted else None
+                if kept is not None:
+                    entry[3][number] = kept
         return compiled(params)
 
     @staticmethod
@@ -279,6 +293,45 @@ class Translator:
         return lambda n: 0 if n == 1 else 1
 
 
+def _answer(entry: Entry, keywords: dict[str, object]) -> str | None:
+    """The message for a call whose code has ``entry`` and whose parameters are as many as
+    its placeholders, from what an earlier call kept; None where nothing kept answers it (a
+    count not seen yet) or the names are not the code's (a KeyError of the kept function)."""
+    try:
+        if not entry[2]:
+            return entry[1](keywords)
+        count = keywords[entry[2]]
+        if count.__class__ is int:  # not a bool, which equals 0 or 1
+            return entry[3][count](keywords)
+    except KeyError:
+        pass
+    return None
+
+
+def _reading_all(
+    text: str, info: _Text, compiled: Fill, names: tuple[str, ...] | None = None
+) -> Fill | None:
+    """``compiled`` (the function ``text`` was compiled into), made to read each of
+    ``names`` (the code's placeholders by default) even where the text leaves one out, as a
+    translation may: a missing name is then a KeyError, as for the others. None for a text
+    that does not compile."""
+    if names is None:
+        names = info.placeholders
+    pieces = split(text, info.placeholders)
+    if pieces is None:
+        return None
+    unread = [name for name in names if name not in pieces[1]]
+    if not unread:
+        return compiled
+
+    def reading_all(params: dict[str, object]) -> str:
+        for name in unread:
+            params[name]  # a KeyError for a call without it
+        return compiled(params)
+
+    return reading_all
+
+
 def translator(locale: str | None = None) -> Translator:
     """A shared Translator per requested locale. The cache is bounded: tags often come from
     request headers, and a client must not be able to grow it without end."""
@@ -286,7 +339,9 @@ def translator(locale: str | None = None) -> Translator:
     if found is None:
         if len(_translators) >= _CACHE_LIMIT:
             _translators.clear()
+            _fast.clear()
         found = _translators[locale] = Translator(locale)
+        _fast[locale] = found._fast
     return found
 
 
@@ -306,12 +361,20 @@ def message(
 ) -> str:
     """The message for ``code`` in ``locale`` (the source locale when None), its placeholders
     given as keyword arguments, in the ``params`` mapping, or both."""
-    if params is not None:
-        keywords = merge_params(code_info(code), params, keywords)
-    found = _translators.get(locale)
-    if found is None:
-        found = translator(locale)
-    ready = found._ready.get(code)  # as Translator.message, without a second call to get there
-    if ready is not None and keywords.keys() == ready[0]:
-        return ready[1](keywords)
-    return found._counted(code, keywords)
+    if params is None:
+        # Translator.message and _answer, written out here: each call they save is a fifth
+        # of the time a call that hits takes. A KeyError is any miss: the locale, the code
+        # or the count not seen yet, or another name than the code's.
+        try:
+            entry = _fast[locale][code]
+            if len(keywords) == entry[0]:
+                if not entry[2]:
+                    return entry[1](keywords)
+                count = keywords[entry[2]]
+                if count.__class__ is int:  # not a bool, which equals 0 or 1
+                    return entry[3][count](keywords)
+        except KeyError:
+            pass
+    else:
+        keywords = merge_params(code_text(code), params, keywords)
+    return translator(locale)._message(code, keywords)

@@ -24,13 +24,14 @@ import itertools
 import json
 import re
 from collections.abc import Mapping
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from ._format import (
     add_request_id,
     check_params,
     check_values,
     code_info,
+    known_code,
     language_tag,
     merge_params,
 )
@@ -41,12 +42,14 @@ from .codes import (
     LAYERS,
     SHAPES,
     CodeInfo,
-    ErrorCode,
     Form,
     Retry,
 )
 from .envelope import Classified, Envelope, MalformedEnvelope, Outcome, classify
 from .i18n import Translator, translator
+
+if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
+    from .codes import ErrorCode
 
 PROBLEM_JSON = "application/problem+json"
 #: The id of a JSON-RPC request: a response carries the id of the request it answers.
@@ -198,10 +201,7 @@ def _received(raw: str, error: dict[str, object], form: Form) -> Classified:
     """A failure read from a wire that is not an envelope, as :func:`classify` would give
     the envelope: its outcome is its code's shape's, or for a code this registry does not
     know, that of the envelope ``form`` the wire implies."""
-    try:
-        code: ErrorCode | None = ErrorCode(raw)
-    except ValueError:
-        code = None
+    code = known_code(raw)
     if code is not None:
         form = CODES[code].form
     outcome = FORM_OUTCOMES.get(form) or next(iter(FORM_OUTCOMES.values()))
@@ -374,10 +374,8 @@ def from_error_details(details: object) -> Classified | None:
     metadata = item.get("metadata")
     metadata = metadata if isinstance(metadata, Mapping) else {}
     error: dict[str, object] = {"code": raw}
-    try:
-        info: CodeInfo | None = CODES[ErrorCode(raw)]
-    except ValueError:
-        info = None
+    known = known_code(raw)
+    info: CodeInfo | None = None if known is None else CODES[known]
     if info is not None:
         params = {
             name: _typed(info, name, metadata[name])

@@ -67,7 +67,10 @@ def test_a_registry_without_vocabulary_gets_no_envelope_code(tmp_path: Path) -> 
     )
     assert package == [
         "plain_errors/__init__.py",
+        "plain_errors/_enum.py",
+        "plain_errors/_error_code.py",
         "plain_errors/_format.py",
+        "plain_errors/_records.py",
         "plain_errors/codes.json",
         "plain_errors/codes.py",
         "plain_errors/i18n.py",

@@ -412,7 +412,7 @@ def test_a_registry_saved_during_a_run_makes_the_next_run_work(
     assert not stamp.unchanged(config.load(cwd=built))
     again = run("generate", cwd=built)
     assert again.code == 0 and "no input changed" not in again.out
-    assert "The door is barred." in (built / "demo_errors/codes.py").read_text("utf-8")
+    assert "The door is barred." in (built / "demo_errors/_records.py").read_text("utf-8")
 
 
 def test_an_output_edited_during_a_run_is_not_stamped_fresh(

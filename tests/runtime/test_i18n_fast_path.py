@@ -204,7 +204,7 @@ def test_fast_paths_give_the_slow_paths_text_for_every_code_and_count(tag: str |
         for params in calls(code):
             first = cold.message(code, **params)
             assert first == reference(se.Translator(tag), code, params), (tag, code, params)
-            assert cold.message(code, **params) == first  # now from _ready or _plural
+            assert cold.message(code, **params) == first  # now from _fast
             assert cold.message(code.value, **params) == first
             assert se.message(code, tag, **params) == first
             assert se.message(code.value, tag, **params) == first  # warm by now
@@ -271,4 +271,4 @@ def test_the_count_cache_stays_bounded_and_right() -> None:
         expected = forms[rule(n)].format_map(values)
         for _ in range(2):
             assert translator.message("LLM_RETRIES_EXHAUSTED", attempts=n) == expected
-    assert len(translator._plural["LLM_RETRIES_EXHAUSTED"][2]) == se.i18n._COUNTS
+    assert len(translator._fast["LLM_RETRIES_EXHAUSTED"][3]) == se.i18n._COUNTS

@@ -7,6 +7,8 @@ Program logic branches on :class:`ErrorCode`, never on message text. Every code'
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .codes import (
     CODES,
     DOCS_URL,
@@ -17,13 +19,29 @@ from .codes import (
     REGISTRY_VERSION,
     SOURCE_LOCALE,
     CodeInfo,
-    ErrorCode,
     Layer,
     LayerInfo,
     LimitInfo,
     Retry,
 )
 from .i18n import Translator, fallback_chain, message, title
+
+if TYPE_CHECKING:
+    from .codes import ErrorCode
+
+
+def _lazy(name: str) -> object:
+    """ErrorCode, imported on first access (PEP 562): see codes.py."""
+    if name in ('ErrorCode',):
+        from . import codes
+
+        globals()[name] = found = getattr(codes, name)
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+if not TYPE_CHECKING:  # a type checker reads them from the import above
+    __getattr__ = _lazy
 
 __all__ = [
     "CODES",
