@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError
@@ -70,6 +71,53 @@ def read(path: Path, *, limit: int | None = None, follow: bool = True) -> bytes 
     that is not a regular file, larger than ``limit`` bytes (default :func:`limit_bytes`), a
     symbolic link when ``follow`` is false, a link that loops, or an OS error.
     """
+    return _read(path, limit, follow, None)[0]
+
+
+def head(path: Path, size: int, *, limit: int | None = None, follow: bool = True) -> bytes | None:
+    """The first ``size`` bytes of ``path``, refused for the same reasons as :func:`read`
+    (its whole size counts against ``limit``): what a header check needs of a file that is
+    read in full elsewhere."""
+    return _read(path, limit, follow, size)[0]
+
+
+#: A file's identity as a read saw it: inode, size, mtime in nanoseconds.
+Seen = tuple[int, int, int]
+
+
+def read_seen(
+    path: Path, *, limit: int | None = None, follow: bool = True
+) -> tuple[bytes | None, Seen | None]:
+    """:func:`read`, with the identity of the file the bytes came from: its inode, size and
+    mtime before the read, when they are the same after it (None when the file changed
+    while it was read). A later stat of ``path`` that gives the same three is the file these
+    bytes were read from, by the trust in mtimes that git and make share."""
+    data, before, after = _read(path, limit, follow, None)
+    return data, (before if before is not None and before == after else None)
+
+
+@dataclass(frozen=True)
+class Later:
+    """A file found and checked where a run starts, read in full where it is used (a worker
+    process), so that no one process holds every input at once. ``size`` is its size when
+    it was found."""
+
+    path: Path
+    size: int
+    limit: int | None = None
+
+    def read(self) -> tuple[bytes | None, Seen | None]:
+        """Its bytes and identity (see :func:`read_seen`); a link is refused, as when found."""
+        return read_seen(self.path, limit=self.limit, follow=False)
+
+
+def _identity(info: os.stat_result) -> Seen:
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _read(
+    path: Path, limit: int | None, follow: bool, size: int | None
+) -> tuple[bytes | None, Seen | None, Seen | None]:
     limit = limit_bytes() if limit is None else limit
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     if not follow:
@@ -82,15 +130,15 @@ def read(path: Path, *, limit: int | None = None, follow: bool = True) -> bytes 
                     "replace the link with the file it points to",
                 )
         except FileNotFoundError:
-            return None
+            return None, None, None
         except NotADirectoryError:
-            return None
+            return None, None, None
         except OSError as exc:
             raise _os_error(path, exc) from None
     try:
         fd = os.open(path, flags)
     except (FileNotFoundError, NotADirectoryError):
-        return None
+        return None, None, None
     except OSError as exc:
         raise _os_error(path, exc) from None
     try:
@@ -108,24 +156,27 @@ def read(path: Path, *, limit: int | None = None, follow: bool = True) -> bytes 
                 f"raise max-input-mib in [tool.errorbook] (or {LIMIT_VARIABLE}) if the "
                 "file is meant to be this large",
             )
+        if size is not None:
+            return os.read(fd, min(size, info.st_size)) if info.st_size else b"", None, None
         # One read of the size fstat gave (no joining of chunks: PO files run to tens of
         # megabytes), then chunks for whatever the file grew by since.
         first = os.read(fd, info.st_size) if info.st_size else b""
         chunks = [first]
-        size = len(first)
+        total = len(first)
         while True:  # a file that grows while it is read is still bounded
             chunk = os.read(fd, 1 << 20)
             if not chunk:
                 break
-            size += len(chunk)
-            if size > limit:
+            total += len(chunk)
+            if total > limit:
                 raise InputFileError(
                     path,
                     f"grew larger than {_mib(limit)}, the limit, while it was read",
                     f"raise max-input-mib in [tool.errorbook] (or {LIMIT_VARIABLE})",
                 )
             chunks.append(chunk)
-        return first if len(chunks) == 1 else b"".join(chunks)
+        data = first if len(chunks) == 1 else b"".join(chunks)
+        return data, _identity(info), _identity(os.fstat(fd))
     except InputFileError:
         raise
     except OSError as exc:

@@ -10,25 +10,31 @@ from __future__ import annotations
 import hashlib
 import multiprocessing as mp
 import os
-from collections.abc import Collection, Mapping
+import stat
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from .. import inputs
 from ..diagnostics import Diagnostics, Mark
 from ..digest import digest
 from ..pipeline.cache import CatalogCache, Checked, Written, fingerprint
+from ..pipeline.output import Output, Stored
 from ..registry.model import Registry
 from . import catalog, checks, pofile
 from .checks import Counts
 from .entries import DOMAINS, code_names, message_contexts
 from .paths import NAMES, mo_path, po_path, pot_path
 
+#: How much of a catalog file :func:`claim` looks at.
+HEAD = 8192
+
 
 def errorbooks_header(data: bytes) -> bool:
     """True when the comment lines that open a PO or POT file carry one of the words every
     catalog errorbook starts has (catalog.MARKS)."""
     head = []
-    for line in data[:8192].split(b"\n"):
+    for line in data[:HEAD].split(b"\n"):
         if not line.startswith(b"#"):
             break
         head.append(line.decode("utf-8", "replace"))
@@ -77,7 +83,7 @@ PARALLEL_MIN_BYTES = 2_000_000
 class CatalogRun:
     """Everything one pass over the catalogs produces."""
 
-    files: dict[str, bytes] = field(default_factory=dict)  # POT, PO and MO files
+    files: dict[str, Output] = field(default_factory=dict)  # POT, PO and MO files
     merged: Merged = field(default_factory=dict)  # kept when the site or TypeScript need it
     unreadable: Diagnostics = field(default_factory=Diagnostics)  # PO files that do not parse
     # The catalog checks of the PO files as written (what `generate` reports: the lines of
@@ -88,6 +94,14 @@ class CatalogRun:
     cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
     same: list[str] = field(default_factory=list)  # PO files that stay as they are
     hashes: dict[str, str] = field(default_factory=dict)  # PO and MO files made: SHA-256
+    # PO files a worker read (see inputs.Later): what it read (None: there was none), and
+    # those its stamp entry vouches for, as the stamp has them.
+    read: dict[str, Stored | None] = field(default_factory=dict)
+    steady: dict[str, list[object]] = field(default_factory=dict)
+
+
+#: A PO file as a run passes it to the catalogs: its bytes, or where to read them.
+Source = bytes | inputs.Later
 
 
 @dataclass(frozen=True)
@@ -95,7 +109,7 @@ class Job:
     """What every locale's task reads: set once, shared with forked workers."""
 
     registry: Registry
-    existing: Mapping[str, bytes]  # PO files, by path
+    existing: Mapping[str, Source]  # PO files, by path
     compiled: Mapping[str, bytes]  # MO files as they are on disk, by path
     locales_dir: str
     package_dir: str
@@ -106,6 +120,9 @@ class Job:
     settled: Mapping[str, str]  # files as the last run left them (the stamp): SHA-256
     counts: Mapping[str, str | None]  # entries.message_contexts, found once for every locale
     code_names: frozenset[str]  # entries.code_names, likewise
+    stamped: Mapping[str, list[object]]  # the stamp's entries of PO files a worker reads
+    manifest: Collection[str]  # output.previous: the files errorbook wrote last time
+    stage: Callable[[str, bytes], Stored] | None  # output.stage, for a changed PO file
 
 
 _JOB: Job | None = None
@@ -116,7 +133,9 @@ def _locale(locale: str) -> CatalogRun:
 
     A PO file the previous run wrote, from the same template and code, would merge back to
     itself: it and its MO file are kept as they are, and its check results are reused when
-    the cache has them (see :mod:`generator.pipeline.cache`)."""
+    the cache has them (see :mod:`generator.pipeline.cache`). A PO file passed as an
+    :class:`inputs.Later` is read here; when its stamp entry shows it as the last run left
+    it, and all of that holds, it is not even read."""
 
     assert _JOB is not None
     job = _JOB
@@ -127,8 +146,6 @@ def _locale(locale: str) -> CatalogRun:
         path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
         key = digest(job.sources[domain], locale, path, mo or "")
-        data = job.existing.get(path)
-        po_sha = content_hash(data, path, job.settled) if data is not None else None
         compiled = job.compiled.get(mo) if mo is not None else None
         mo_sha = (
             content_hash(compiled, mo, job.settled)
@@ -136,6 +153,36 @@ def _locale(locale: str) -> CatalogRun:
             else None
         )
         written = job.previous.written.get(path)
+        checked = job.previous.checked.get(path)
+        source = job.existing.get(path)
+        later = isinstance(source, inputs.Later)
+        seen: inputs.Seen | None = None
+        if isinstance(source, inputs.Later):
+            entry = job.stamped.get(path)
+            if _unread(job, path, source, entry, key, mo, mo_sha):
+                assert entry is not None and checked is not None and written is not None
+                _as_left(run, (locale, domain), path, mo, compiled, entry, written, checked)
+                continue
+            try:
+                data, seen = source.read()
+            except inputs.InputFileError as exc:
+                run.unreadable.error(
+                    "E-FILE-UNREADABLE", Mark(path, 1, 1), f"this path {exc.reason}", exc.hint
+                )
+                continue
+            if data is not None:
+                found = Diagnostics()
+                claim(path, data, job.manifest, domain, found)
+                if found.has_errors:
+                    run.unreadable.extend(found)
+                    continue
+            stamped = _vouched(entry, seen)
+            if stamped is not None:
+                run.steady[path] = entry  # type: ignore[assignment]
+            po_sha = (stamped or sha256(data)) if data is not None else None
+        else:
+            data = source
+            po_sha = content_hash(data, path, job.settled) if data is not None else None
         kept = (
             data is not None
             and written is not None
@@ -143,7 +190,6 @@ def _locale(locale: str) -> CatalogRun:
             and written.po == po_sha
             and (mo is None or (mo_sha is not None and written.mo == mo_sha))
         )
-        checked = job.previous.checked.get(path)
         check_key = digest(key, po_sha or "")
         reuse = kept and checked is not None and checked.key == check_key and not job.keep
         parsed = None
@@ -160,6 +206,10 @@ def _locale(locale: str) -> CatalogRun:
             checked = Checked(check_key, tuple(found.items), _four(tally))
         if checked is not None and data is not None:
             run.on_disk.items.extend(checked.problems)
+        if later:
+            run.read[path] = (
+                Stored(po_sha or "", len(data), None, seen) if data is not None else None
+            )
         if kept:
             assert data is not None
             run.files[path] = data
@@ -192,19 +242,97 @@ def _locale(locale: str) -> CatalogRun:
             run.problems.items.extend(checked.problems)
             run.counts[(locale, domain)] = checks.Counts(*checked.counts)
         output = run.files[path]
+        assert isinstance(output, bytes)
         if not kept:  # hashes of what was just made (kept files were hashed above)
             po_sha = sha256(output)
-            mo_sha = sha256(run.files[mo]) if mo is not None else None
+            made_mo = run.files[mo] if mo is not None else None
+            mo_sha = sha256(made_mo) if isinstance(made_mo, bytes) else None
         run.cache.written[path] = Written(key, po_sha or "", mo_sha)
         run.hashes[path] = po_sha or ""
         if mo is not None and mo_sha is not None:
             run.hashes[mo] = mo_sha
         if checked is not None and data is not None:  # the file as it now is, by its hash
             run.cache.checked[path] = checked
+        if mo is not None and compiled is not None and run.files.get(mo) == compiled:
+            del run.files[mo]  # the parent has these bytes: no need to send them back
+            run.same.append(mo)
         if output == data:  # a worker need not send back what the parent already has
-            del run.files[path]
-            run.same.append(path)
+            if later:
+                run.files[path] = Stored(po_sha or "", len(output), None, seen)
+            else:
+                del run.files[path]
+                run.same.append(path)
+        elif job.stage is not None and data is not None:
+            # A changed PO file goes to a staged file beside it, not back to the parent.
+            run.files[path] = job.stage(path, output)
     return run
+
+
+def _vouched(entry: list[object] | None, seen: inputs.Seen | None) -> str | None:
+    """The hash the stamp's ``entry`` gives a file a worker read, when the read saw the
+    size and mtime the entry holds (an mtime the stamp trusted); else None."""
+    if entry is None or seen is None or entry[1] == -1:
+        return None
+    return str(entry[2]) if [seen[1], seen[2]] == entry[:2] else None
+
+
+def _unread(
+    job: Job,
+    path: str,
+    source: inputs.Later,
+    entry: list[object] | None,
+    key: str,
+    mo: str | None,
+    mo_sha: str | None,
+) -> bool:
+    """Whether a PO file need not be read at all: its size and mtime are those the stamp
+    recorded, and by the hash recorded with them the last run wrote it from the same
+    template and code (with the MO file beside it) and checked it. The file then merges
+    back to itself, and everything the run needs of it is in the cache. (A save after this
+    look is a save after the run: the next one sees a new mtime and does the work.)"""
+    if job.keep or entry is None or entry[1] == -1:
+        return False
+    sha = str(entry[2])
+    written = job.previous.written.get(path)
+    checked = job.previous.checked.get(path)
+    if written is None or checked is None or written.key != key or written.po != sha:
+        return False
+    if mo is not None and (mo_sha is None or written.mo != mo_sha):
+        return False
+    if checked.key != digest(key, sha):
+        return False
+    try:
+        info = os.lstat(source.path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and [info.st_size, info.st_mtime_ns] == entry[:2]
+
+
+def _as_left(
+    run: CatalogRun,
+    catalog: tuple[str, str],
+    path: str,
+    mo: str | None,
+    compiled: bytes | None,
+    entry: list[object],
+    written: Written,
+    checked: Checked,
+) -> None:
+    """Record a PO file that stays as the last run left it, without reading it."""
+    sha = str(entry[2])
+    run.on_disk.items.extend(checked.problems)
+    run.problems.items.extend(checked.problems)
+    run.counts[catalog] = checks.Counts(*checked.counts)
+    run.cache.written[path] = written
+    run.cache.checked[path] = checked
+    run.hashes[path] = sha
+    run.read[path] = Stored(sha, int(str(entry[0])))
+    run.files[path] = Stored(sha, int(str(entry[0])))
+    run.steady[path] = entry
+    if mo is not None and written.mo is not None:
+        run.hashes[mo] = written.mo
+        if compiled is not None:
+            run.same.append(mo)
 
 
 def sha256(data: bytes) -> str:
@@ -236,7 +364,7 @@ def workers() -> int:
 
 def process(
     registry: Registry,
-    existing: Mapping[str, bytes],
+    existing: Mapping[str, Source],
     locales_dir: str,
     package_dir: str,
     keep_merged: bool,
@@ -245,6 +373,9 @@ def process(
     names: Mapping[str, str] = NAMES,
     templates: Mapping[str, bytes] | None = None,
     settled: Mapping[str, str] | None = None,
+    stamped: Mapping[str, list[object]] | None = None,
+    manifest: Collection[str] = (),
+    stage: Callable[[str, bytes], Stored] | None = None,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
@@ -255,7 +386,15 @@ def process(
     each domain's file name (Config.domains). ``templates``, by path, are the POT files the
     registry makes, when the caller knows them already (see ``pipeline.build.Made``).
     ``settled`` holds the hash of each PO and MO file the stamp shows unchanged since the
-    last run (see ``pipeline.stamp.settled``): those are not hashed again."""
+    last run (see ``pipeline.stamp.settled``): those are not hashed again.
+
+    A PO file passed as an :class:`inputs.Later` is read by the worker that merges it, so
+    that no process holds every catalog: ``stamped`` holds the stamp's entries of such files
+    (a worker trusts one when its read saw the same size and mtime), and ``manifest`` the
+    files errorbook wrote last time (a worker checks that the file it read is one errorbook
+    may take over, see :func:`claim`). ``stage`` (``output.stage``), when given, writes a
+    changed PO file to a staged file beside it; the run then passes it as an
+    ``output.Stored``, and the caller must ``output.write`` or ``output.discard`` it."""
     global _JOB
     known = templates or {}
     texts = {
@@ -277,9 +416,14 @@ def process(
         settled or {},
         message_contexts(registry),
         code_names(registry),
+        stamped or {},
+        manifest,
+        stage,
     )
     locales = list(registry.meta.locales)
-    size = sum(len(data) for data in existing.values())
+    size = sum(
+        data.size if isinstance(data, inputs.Later) else len(data) for data in existing.values()
+    )
     count = min(workers(), len(locales))
     try:
         if count > 1 and size >= PARALLEL_MIN_BYTES and "fork" in mp.get_all_start_methods():
@@ -292,8 +436,12 @@ def process(
     run = CatalogRun()
     for domain, text in texts.items():
         run.files[pot_path(locales_dir, names[domain])] = text
+    kept = {**(compiled or {}), **existing}
     for part in parts:
-        run.files.update({path: existing[path] for path in part.same})
+        for path in part.same:
+            same = kept[path]
+            assert isinstance(same, bytes)
+            run.files[path] = same
         run.files.update(part.files)
         run.merged.update(part.merged)
         run.unreadable.extend(part.unreadable)
@@ -303,4 +451,6 @@ def process(
         run.cache.written.update(part.cache.written)
         run.cache.checked.update(part.cache.checked)
         run.hashes.update(part.hashes)
+        run.read.update(part.read)
+        run.steady.update(part.steady)
     return run

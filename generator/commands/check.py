@@ -14,7 +14,7 @@ from . import options
 
 if TYPE_CHECKING:
     from ..diagnostics import Diagnostics
-    from ..pipeline.output import FileStatus
+    from ..pipeline.output import FileStatus, Output
     from ..registry.model import Registry
 
 
@@ -44,7 +44,7 @@ class Found:
     outputs there are, and the registry as they name it."""
 
     registry: Registry | None
-    files: Mapping[str, bytes]
+    files: Mapping[str, Output]
     problems: Diagnostics
     count: int
     source: str
@@ -68,7 +68,7 @@ class Found:
         return self.registry or build.registry_for(config)
 
 
-def _catalogs(config: Config, registry: Registry) -> tuple[Mapping[str, bytes], Diagnostics]:
+def _catalogs(config: Config, registry: Registry) -> tuple[Mapping[str, Output], Diagnostics]:
     """Every output ``generate`` would write, and the catalogs' problems; no outputs when a
     catalog cannot be read, since there is then nothing to compare."""
     from ..diagnostics import InvalidInput
@@ -82,7 +82,7 @@ def _catalogs(config: Config, registry: Registry) -> tuple[Mapping[str, bytes], 
 
 
 def _drift(
-    config: Config, registry: Registry, files: Mapping[str, bytes]
+    config: Config, registry: Registry, files: Mapping[str, Output]
 ) -> tuple[list[FileStatus], list[str]]:
     """The outputs that differ from the disk, and those of them another tool wrote. The
     comparison refuses what `generate` refuses (an untrusted manifest line, a link)."""
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _outputs(
-    config: Config, registry: Registry, files: Mapping[str, bytes], po_errors: bool
+    config: Config, registry: Registry, files: Mapping[str, Output], po_errors: bool
 ) -> int:
     """Compare the outputs with what is on disk and say what to do: 1 when any differ."""
     from ..pipeline import output

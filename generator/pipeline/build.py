@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import os
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from .. import inputs
 from ..catalogs import paths as catalog_paths
@@ -30,6 +32,9 @@ from ..registry.model import Registry
 from ..registry.validate import validate
 from . import cache, output, runtime
 from . import pages as page_files
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 
 @contextlib.contextmanager
@@ -99,30 +104,48 @@ def _registry_for(
 
 
 def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
+    """The translators' PO files as they are on disk, read (see :func:`_catalogs`)."""
+    return {
+        path: data for path, data in _catalogs(config, registry).items() if isinstance(data, bytes)
+    }
+
+
+def found_catalogs(config: Config, registry: Registry) -> dict[str, catalogs.Source]:
+    """The translators' PO files found and checked by their headers, for the workers that
+    merge them to read (see :func:`_catalogs`)."""
+    return _catalogs(config, registry, later=True)
+
+
+def _catalogs(
+    config: Config, registry: Registry, later: bool = False
+) -> dict[str, catalogs.Source]:
     """The translators' PO files as they are on disk: an input of the catalog emitter.
 
     Each is read as untrusted input (a regular file, not a link, of bounded size), and each
     catalog file errorbook would write, PO, POT or MO, must be errorbook's own: another
-    tool's catalog in the same folder is never taken over. Raises InvalidInput otherwise."""
-    found: dict[str, bytes] = {}
+    tool's catalog in the same folder is never taken over. Raises InvalidInput otherwise.
+
+    With ``later``, a PO file is checked here by its header alone and passed as an
+    ``inputs.Later``, for the worker that merges it to read (and check again)."""
+    found: dict[str, catalogs.Source] = {}
     problems = Diagnostics()
     known = output.previous(config.root, config.input_limit)
     locales_dir = config.display(config.locales_dir)
     names = config.domains
     for _, domain, relative in catalog_paths.catalog_paths(registry, locales_dir, names):
-        data = _catalog_input(config, relative, problems)
+        data = _catalog_input(config, relative, problems, head=later)
         if data is not None:
-            found[relative] = data
             catalogs.claim(relative, data, known, domain, problems)
+            found[relative] = data if not later else _later(config, relative)
     for domain, name in names.items():
         relative = catalog_paths.pot_path(locales_dir, name)
-        data = _catalog_input(config, relative, problems)
+        data = _catalog_input(config, relative, problems, head=True)
         if data is not None:
             catalogs.claim(relative, data, known, domain, problems)
     package_dir = PurePosixPath(config.display(config.python_out)) / registry.meta.package
     for locale in registry.meta.locales:
         relative = catalog_paths.mo_path(package_dir.as_posix(), locale)
-        data = _catalog_input(config, relative, problems)
+        data = _catalog_input(config, relative, problems, head=True)
         if data is not None:
             catalogs.claim(relative, data, known, None, problems)
     if problems.has_errors:
@@ -130,11 +153,26 @@ def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
     return found
 
 
-def _catalog_input(config: Config, relative: str, problems: Diagnostics) -> bytes | None:
-    """A catalog file's bytes (None when there is none); one that cannot be read safely
-    (a FIFO, a device, a folder, a link, too large) is a diagnostic at its first line."""
+def _later(config: Config, relative: str) -> inputs.Later:
+    path = config.root / relative
     try:
-        return inputs.read(config.root / relative, limit=config.input_limit, follow=False)
+        size = os.lstat(path).st_size
+    except OSError:
+        size = 0  # gone since its header was read: the worker finds no file
+    return inputs.Later(path, size, config.input_limit)
+
+
+def _catalog_input(
+    config: Config, relative: str, problems: Diagnostics, head: bool = False
+) -> bytes | None:
+    """A catalog file's bytes (None when there is none); one that cannot be read safely
+    (a FIFO, a device, a folder, a link, too large) is a diagnostic at its first line.
+    With ``head``, only as much of it as :func:`catalogs.claim` looks at."""
+    path = config.root / relative
+    try:
+        if head:
+            return inputs.head(path, catalogs.HEAD, limit=config.input_limit, follow=False)
+        return inputs.read(path, limit=config.input_limit, follow=False)
     except inputs.InputFileError as exc:
         problems.error(
             "E-FILE-UNREADABLE", Mark(relative, 1, 1), f"this path {exc.reason}", exc.hint
@@ -217,18 +255,26 @@ def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> d
 def run(
     config: Config,
     registry: Registry,
-    existing: dict[str, bytes] | None = None,
+    existing: Mapping[str, catalogs.Source] | None = None,
     use_cache: bool = True,
     settled: Mapping[str, str] | None = None,
-) -> tuple[Files, catalogs.CatalogRun]:
+    stamped: Mapping[str, list[object]] | None = None,
+    staged: bool = False,
+) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
     """Every generated file, and what the pass over the catalogs found. A PO file that does
     not parse stops the run (InvalidInput): it is never overwritten.
 
     With ``use_cache``, a catalog the last run wrote and nobody changed since is taken as it
     is (see :mod:`generator.pipeline.cache`); the files are the same either way. ``settled``
-    gives the hashes of the catalogs the stamp shows unchanged (see :func:`stamp.settled`)."""
+    gives the hashes of the catalogs the stamp shows unchanged (see :func:`stamp.settled`),
+    ``stamped`` the stamp's entries of the PO files passed as ``inputs.Later``.
+
+    With ``staged``, a PO file the run changes is written by the worker that made it to a
+    staged file beside it, and the mapping holds an ``output.Stored`` for it (as for a PO
+    file read by a worker and left as it is): the caller hands the mapping to
+    ``output.write`` and then ``output.discard``. A run that fails discards them itself."""
     with few_collections():
-        return _run(config, registry, existing, use_cache, settled)
+        return _run(config, registry, existing, use_cache, settled, stamped, staged)
 
 
 def _no_retired_overrides(config: Config) -> None:
@@ -250,10 +296,12 @@ def _no_retired_overrides(config: Config) -> None:
 def _run(
     config: Config,
     registry: Registry,
-    existing: dict[str, bytes] | None,
+    existing: Mapping[str, catalogs.Source] | None,
     use_cache: bool,
     settled: Mapping[str, str] | None = None,
-) -> tuple[Files, catalogs.CatalogRun]:
+    stamped: Mapping[str, list[object]] | None = None,
+    staged: bool = False,
+) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
     _no_retired_overrides(config)
     env = environment(config.templates)
     package_dir = (
@@ -277,16 +325,37 @@ def _run(
         names=config.domains,
         templates=templates,
         settled=settled if use_cache else None,
+        stamped=stamped if use_cache else None,
+        manifest=output.previous(config.root, config.input_limit),
+        stage=functools.partial(output.stage, config.root, owner=os.getpid()) if staged else None,
     )
-    same.record("templates", {p: d for p, d in catalog_run.files.items() if p.endswith(".pot")})
+    try:
+        return _emit(config, registry, env, package_dir, previous, same, catalog_run)
+    except BaseException:
+        output.discard(catalog_run.files)
+        raise
+
+
+def _emit(
+    config: Config,
+    registry: Registry,
+    env: Environment,
+    package_dir: str,
+    previous: cache.CatalogCache | None,
+    same: Made,
+    catalog_run: catalogs.CatalogRun,
+) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
+    """Every output but the catalogs, added to what the pass over the catalogs made."""
+    pot = {p: d for p, d in catalog_run.files.items() if p.endswith(".pot")}
+    same.record("templates", {p: d for p, d in pot.items() if isinstance(d, bytes)})
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
     merged = catalog_run.merged
-    files: dict[str, bytes] = {}
+    files: dict[str, output.Output] = {}
     owners = Owners()
     where = Mark(config.display(config.root / "pyproject.toml"), 1, 1)
 
-    def add(made: Files, producer: str) -> None:
+    def add(made: Mapping[str, output.Output], producer: str) -> None:
         merge(files, owners, made, PRODUCERS[producer], where)
 
     add(same.emit("python", lambda: python.emit(registry, env, package_dir), package_dir), "python")
@@ -306,7 +375,8 @@ def _run(
                 lambda name: _read(config.root / name, config.input_limit),
             )
         # The code pages show what the package just made returns on every wire.
-        with runtime.imported(files, package_dir) as package:
+        package_files = {p: d for p, d in files.items() if isinstance(d, bytes)}
+        with runtime.imported(package_files, package_dir) as package:
             made = site.emit(
                 registry,
                 env,
@@ -381,7 +451,13 @@ def _folded(path: str) -> str:
     return unicodedata.normalize("NFC", path).casefold()
 
 
-def merge(files: dict[str, bytes], owners: Owners, made: Files, producer: str, where: Mark) -> None:
+def merge(
+    files: dict[str, output.Output],
+    owners: Owners,
+    made: Mapping[str, output.Output],
+    producer: str,
+    where: Mark,
+) -> None:
     """Add one emitter's files to ``files``, refusing any that clash with one made before.
 
     A plain ``dict.update`` would let one output silently replace another (two settings of
@@ -417,25 +493,54 @@ def regenerate(
     seen: list[bytes] = []
     fresh: list[str] = []
     registry = registry_for(config, seen.append, fresh.append, use_cache)
-    existing = existing_catalogs(config, registry)
-    # The catalogs as the last run left them, by their stat (after reading them: a file saved
+    # The PO files are read by the workers that merge them (each trusts the stamp's entry of
+    # a file it read with the recorded size and mtime), so no process holds them all; a
+    # PO file the run changes is staged beside it by its worker.
+    existing = found_catalogs(config, registry)
+    # The MO files as the last run left them, by their stat (after reading them: a file saved
     # since then is not among them): those are neither hashed nor read again to compare.
     mo_dir = (PurePosixPath(config.display(config.python_out)) / registry.meta.package).as_posix()
-    steady = (
-        stamp.settled(
-            config,
-            [*existing, *(catalog_paths.mo_path(mo_dir, x) for x in registry.meta.locales)],
-        )
-        if use_cache
-        else {}
+    compiled = [catalog_paths.mo_path(mo_dir, x) for x in registry.meta.locales]
+    steady = stamp.settled(config, compiled) if use_cache else {}
+    files, catalog_run = run(
+        config,
+        registry,
+        existing,
+        use_cache=use_cache,
+        settled={name: str(entry[2]) for name, entry in steady.items()},
+        stamped=stamp.entries(config, existing) if use_cache else {},
+        staged=True,
     )
+    steady.update(catalog_run.steady)
+    try:
+        return _write(config, registry, plain, (seen, fresh), steady, files, catalog_run)
+    finally:
+        output.discard(files)
+
+
+def _write(
+    config: Config,
+    registry: Registry,
+    plain: bool,
+    loaded: tuple[list[bytes], list[str]],
+    steady: Mapping[str, list[object]],
+    files: dict[str, output.Output],
+    catalog_run: catalogs.CatalogRun,
+) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
+    """The outputs of :func:`regenerate` written, then its caches and its stamp.
+    ``loaded`` holds the registry's bytes as read and the key to cache it under, if any;
+    ``steady`` the catalogs the stamp vouches for (see :func:`stamp.settled`)."""
+    from . import stamp
+
+    seen, fresh = loaded
     hashes = {name: str(entry[2]) for name, entry in steady.items()}
-    files, catalog_run = run(config, registry, existing, use_cache=use_cache, settled=hashes)
     # A PO file is an input and an output: it is replaced only if it still holds what was
     # read (None: it did not exist), so a translator's save during the run is never lost.
     locales_dir = config.display(config.locales_dir)
     names = catalog_paths.catalog_paths(registry, locales_dir, config.domains)
-    read = {path: existing.get(path) for _, _, path in names}
+    read: dict[str, output.Output | None] = {
+        path: catalog_run.read.get(path) for _, _, path in names
+    }
     results = output.write(
         config.root,
         files,
@@ -450,7 +555,11 @@ def regenerate(
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
     # The stamp records what this run used, not what is on disk by now: an input saved
     # during the run then differs from the stamp, and the next run does the work.
-    used = {str(config.root / path): files.get(path, data) for path, data in existing.items()}
+    used = {
+        str(config.root / path): files.get(path, was)
+        for path, was in read.items()
+        if was is not None
+    }
     used.update({str(config.registry): data for data in seen[-1:]})
     found = findings(config, registry, read, catalog_run)
     output.write_cache(
@@ -472,7 +581,7 @@ def regenerate(
 def findings(
     config: Config,
     registry: Registry,
-    read: dict[str, bytes | None],
+    read: Mapping[str, output.Output | None],
     catalog_run: catalogs.CatalogRun,
 ) -> dict[str, object] | None:
     """What ``errorbook check`` reports on the tree a run of ``generate`` left, for the
@@ -513,8 +622,10 @@ def layout(config: Config, registry: Registry) -> output.Layout:
 
 
 def outputs(config: Config, registry: Registry, existing: dict[str, bytes] | None = None) -> Files:
-    """Every generated file (see :func:`run`)."""
-    return run(config, registry, existing)[0]
+    """Every generated file, in memory (see :func:`run`, which holds nothing elsewhere
+    when the PO files are passed as bytes and nothing is staged)."""
+    files = run(config, registry, existing)[0]
+    return {path: data for path, data in files.items() if isinstance(data, bytes)}
 
 
 def read_pages(config: Config) -> dict[str, str]:

@@ -34,6 +34,13 @@ What the rest of this module guards against, and why:
   another run.
 - Temporary files are named ``.<name>.errorbook-<random>.tmp``; a run sweeps only names of
   that shape, so other tools' ``.*.tmp`` files are never touched.
+- A large output can be made in a worker process and written there to a staged file next to
+  its target (:func:`stage`), so that no process holds every catalog at once; the run
+  passes a :class:`Stored` for it, and :func:`write` renames it into place or, when the
+  file is unchanged, removes it. Staged files are named
+  ``.<name>.errorbook-<pid>-<random>.staged``, after the process that runs the write: a
+  run removes the staged files it did not rename (:func:`discard`), and sweeps those of a
+  run that no longer lives.
 """
 
 from __future__ import annotations
@@ -65,6 +72,7 @@ _HEAD = 4096  # the marker must appear this near the top of a file
 _KEEP = (".po",)  # translators' files: merged into, never removed
 _TEMP = ".errorbook-"  # in every temporary file's name, between the target's name and a random part
 _TEMP_NAME = re.compile(r"\..+\.errorbook-[a-z0-9_]+\.tmp")
+_STAGED_NAME = re.compile(r"\..+\.errorbook-([0-9]+)-[a-z0-9_]+\.staged")
 _MO_MAGIC = (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")
 _NEVER = {".git", ".hg", ".svn", CACHE_FOLDER}  # folders whose content errorbook never removes
 
@@ -96,6 +104,67 @@ class Layout:
 
 #: The layout of a write that names no configuration: nothing may be removed.
 NOWHERE = Layout()
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An output whose bytes are in a file, not in memory: by its SHA-256 and size.
+
+    ``staged`` is the absolute path of the staged file that holds it (see :func:`stage`);
+    without one, the output is the file already at its path, as a worker read it (``seen``:
+    its inode, size and mtime then, when known; see ``inputs.read_seen``)."""
+
+    sha256: str
+    size: int
+    staged: str | None = None
+    seen: inputs.Seen | None = None
+
+
+Output = bytes | Stored
+
+
+def stage(root: Path, name: str, data: bytes, owner: int) -> Stored:
+    """Write ``data``, the next content of output ``name``, complete and flushed, to a staged
+    file beside it, for :func:`write` to rename into place; ``owner`` is the process id of
+    the run that will (a worker stages for its parent). The folder must exist: a new
+    output is passed as bytes."""
+    import hashlib
+
+    path = root / name
+    fd, staged = tempfile.mkstemp(
+        prefix=f".{path.name}{_TEMP}{owner}-", suffix=".staged", dir=path.parent
+    )
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+            os.fchmod(stream.fileno(), 0o644)
+            info = os.fstat(stream.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(staged)
+        raise
+    seen = (info.st_ino, info.st_size, info.st_mtime_ns)
+    return Stored(hashlib.sha256(data).hexdigest(), len(data), staged, seen)
+
+
+def discard(files: Mapping[str, Output]) -> None:
+    """Remove the staged files among ``files`` that were not renamed into place: after a run
+    that wrote them, or one that stopped before writing."""
+    for data in files.values():
+        if isinstance(data, Stored) and data.staged is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(data.staged)
+
+
+def same_content(current: bytes, data: Output) -> bool:
+    """Whether ``current`` (a file's bytes) is the output ``data``."""
+    if isinstance(data, bytes):
+        return current == data
+    import hashlib
+
+    return len(current) == data.size and hashlib.sha256(current).hexdigest() == data.sha256
 
 
 def manifest(paths: list[str], source: str) -> bytes:
@@ -242,7 +311,7 @@ def refuse_links(root: Path, names: Iterable[str], folders: Iterable[str]) -> No
 
 def compare(
     root: Path,
-    files: Mapping[str, bytes],
+    files: Mapping[str, Output],
     layout: Layout | None = None,
     orphans: bool = True,
 ) -> list[FileStatus]:
@@ -257,7 +326,7 @@ def compare(
 
 def _compare(
     root: Path,
-    files: Mapping[str, bytes],
+    files: Mapping[str, Output],
     layout: Layout,
     previous: Mapping[str, int] | None,
     same: Collection[str] = (),
@@ -271,7 +340,7 @@ def _compare(
         current = _current(root, name, layout.limit)
         if current is None:
             result.append(FileStatus(name, "missing"))
-        elif current != files[name]:
+        elif not same_content(current, files[name]):
             result.append(FileStatus(name, "stale"))
         else:
             result.append(FileStatus(name, "unchanged"))
@@ -473,7 +542,12 @@ def _fits(folder: str, kind: str, parts: list[str]) -> bool:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _replace(path: Path, data: bytes) -> None:
+def _replace(path: Path, data: Output) -> None:
+    if isinstance(data, Stored):
+        if data.staged is None:  # the file as read, which is no longer there
+            raise OSError(errno.ESTALE, "it changed while errorbook was working on it")
+        os.replace(data.staged, path)  # beside its target: one file system, atomic
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}{_TEMP}", suffix=".tmp", dir=path.parent)
     try:
@@ -568,20 +642,39 @@ def locked(root: Path) -> Iterator[None]:
 
 def _sweep(folders: set[Path]) -> None:
     """Remove temporary files a killed run left behind (they were never renamed into place).
-    Only names :func:`_replace` makes are taken: another tool's ``.*.tmp`` is its own."""
+    Only names :func:`_replace` and :func:`stage` make are taken (another tool's ``.*.tmp``
+    is its own), and a staged file only once the run it was staged for has ended."""
     for folder in folders:
         with contextlib.suppress(OSError):
-            for leftover in folder.glob(f".*{_TEMP}*.tmp"):
-                if _TEMP_NAME.fullmatch(leftover.name) and stat.S_ISREG(leftover.lstat().st_mode):
+            for leftover in folder.glob(f".*{_TEMP}*"):
+                staged = _STAGED_NAME.fullmatch(leftover.name)
+                if not (_TEMP_NAME.fullmatch(leftover.name) or staged):
+                    continue
+                if staged and _alive(int(staged.group(1))):
+                    continue
+                if stat.S_ISREG(leftover.lstat().st_mode):
                     leftover.unlink()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (one of another user counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def write(
     root: Path,
-    files: Mapping[str, bytes],
+    files: Mapping[str, Output],
     every: bool = True,
     layout: Layout | None = None,
-    read: Mapping[str, bytes | None] | None = None,
+    read: Mapping[str, Output | None] | None = None,
     known: Mapping[str, str] | None = None,
     settled: Mapping[str, str] | None = None,
 ) -> list[FileStatus]:
@@ -604,10 +697,10 @@ def write(
 
 def _write(
     root: Path,
-    files: Mapping[str, bytes],
+    files: Mapping[str, Output],
     every: bool,
     layout: Layout,
-    read: Mapping[str, bytes | None],
+    read: Mapping[str, Output | None],
     same: Collection[str] = (),
 ) -> list[FileStatus]:
     listed = previous(root, layout.limit)  # read even when unused: a broken one is said
@@ -654,11 +747,17 @@ def _done(result: list[FileStatus]) -> str:
 
 
 def _still_as_read(
-    root: Path, name: str, was: bytes | None, layout: Layout, result: list[FileStatus]
+    root: Path, name: str, was: Output | None, layout: Layout, result: list[FileStatus]
 ) -> None:
     """Stop before replacing an input that someone changed since the run read it: the run's
-    output was made from the old bytes, and replacing the file would lose the edit."""
-    if _current(root, name, layout.limit) != was:
+    output was made from the old bytes, and replacing the file would lose the edit. ``was``
+    is what the run read: its bytes, or a :class:`Stored` naming them by hash."""
+    current = _current(root, name, layout.limit)
+    if current is None or was is None:
+        unchanged = current is None and was is None
+    else:
+        unchanged = same_content(current, was)
+    if not unchanged:
         raise OutputError(
             f"{name} changed while generating; run again (errorbook left it as it is now; "
             f"{_done(result)})"

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from ..config import Config
     from ..diagnostics import Diagnostics
+    from .output import Output
 
 CACHE_DIR = ".errorbook-cache"
 STAMP = f"{CACHE_DIR}/stamp.json"
@@ -124,14 +125,26 @@ def _mtime(info: os.stat_result) -> int:
     return -1 if racy else info.st_mtime_ns
 
 
-def _entry_of(path: str, used: bytes, known: str | None = None) -> Entry:
+def _entry_of(path: str, used: Output, known: str | None = None) -> Entry:
     """The entry of a file whose content the run used (read, or wrote): its stat and hash
     when the disk still holds exactly ``used``. When it does not (an editor saved it during
     the run), the entry keeps the hash of ``used`` with a stat no file matches, so the next
     run hashes the file, finds that it differs, and does the work. ``known`` is the hash of
-    ``used`` when the run has it already."""
+    ``used`` when the run has it already.
+
+    A file a worker read or staged (an ``output.Stored``) holds ``used`` when its inode,
+    size and mtime are still those the worker saw."""
     import hashlib
 
+    if not isinstance(used, bytes):  # an output.Stored (not imported: see the module's notes)
+        try:
+            info = os.stat(path)
+            now = (info.st_ino, info.st_size, info.st_mtime_ns)
+            if stat.S_ISREG(info.st_mode) and used.seen is not None and now == used.seen:
+                return [info.st_size, _mtime(info), used.sha256]
+        except OSError:
+            pass
+        return [-1, -1, used.sha256]
     digest = known or hashlib.sha256(used).hexdigest()
     try:
         info = os.stat(path)
@@ -149,6 +162,32 @@ def _pyproject(root: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
+def entries(config: Config, names: Iterable[str]) -> dict[str, Entry]:
+    """The last run's stamp entries of the files among ``names`` (relative to the project
+    root), unchecked: for a worker to compare with what it sees when it reads one (see
+    ``catalogs.process``). Empty when the stamp is missing, damaged, or another errorbook's."""
+    root = str(config.root)
+    try:
+        data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
+        if data["errorbook"] != __version__ or data["root"] != root:
+            return {}
+        recorded: dict[str, Entry] = dict(data["inputs"])
+        recorded.update({os.path.join(root, name): e for name, e in data["outputs"].items()})
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    found: dict[str, Entry] = {}
+    for name in names:
+        entry = recorded.get(os.path.join(root, name))
+        if isinstance(entry, list) and len(entry) == 3 and _valid_entry(entry):
+            found[name] = [entry[0], entry[1], str(entry[2])]
+    return found
+
+
+def _valid_entry(entry: list[object]) -> bool:
+    size, mtime, sha = entry
+    return type(size) is int and type(mtime) is int and isinstance(sha, str) and len(sha) == 64
+
+
 def settled(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     """The files among ``names`` (relative to the project root) that are as the last run
     left them, with their entries in its stamp: same size, same mtime, an mtime the stamp
@@ -158,33 +197,24 @@ def settled(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     Call it after reading the files: a file saved after that has a new mtime, so it is not
     settled, and one saved before was read as it is now."""
     root = str(config.root)
-    try:
-        data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
-        if data["errorbook"] != __version__ or data["root"] != root:
-            return {}
-        entries: dict[str, Entry] = dict(data["inputs"])
-        entries.update({os.path.join(root, name): e for name, e in data["outputs"].items()})
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
     found: dict[str, Entry] = {}
-    for name in names:
-        entry = entries.get(os.path.join(root, name))
+    for name, entry in entries(config, names).items():
         try:
-            if entry is None or entry[1] == -1:
+            if entry[1] == -1:
                 continue
             info = os.stat(os.path.join(root, name))
             if stat.S_ISREG(info.st_mode) and [info.st_size, info.st_mtime_ns] == entry[:2]:
-                found[name] = [entry[0], entry[1], str(entry[2])]
-        except (OSError, TypeError, IndexError):
+                found[name] = entry
+        except OSError:
             continue
     return found
 
 
 def record(
     config: Config,
-    outputs: Mapping[str, bytes],
+    outputs: Mapping[str, Output],
     plain: bool,
-    used: Mapping[str, bytes] | None = None,
+    used: Mapping[str, Output] | None = None,
     known: Mapping[str, str] | None = None,
     steady: Mapping[str, Entry] | None = None,
     findings: Mapping[str, object] | None = None,
@@ -261,7 +291,7 @@ def runtime() -> dict[str, str | None]:
     return found
 
 
-def _input_entry(path: str, read: Mapping[str, bytes], hashes: Mapping[str, str]) -> Entry | None:
+def _input_entry(path: str, read: Mapping[str, Output], hashes: Mapping[str, str]) -> Entry | None:
     """An input's entry: from the bytes the run read when it read them, else from disk.
     ``hashes`` has some of those bytes' hashes (by real path)."""
     real = os.path.realpath(path)

@@ -77,7 +77,7 @@ def test_killed_at_random_points_no_file_is_torn(tmp_path: Path) -> None:
         process.send_signal(signal.SIGKILL)
         process.wait()
         for name, data in snapshot(work).items():
-            if name in ("codes.yaml", "pyproject.toml") or name.endswith(".tmp"):
+            if name in ("codes.yaml", "pyproject.toml") or name.endswith((".tmp", ".staged")):
                 continue
             if data != before.get(name) and data != after.get(name):
                 torn.append(f"attempt {attempt}: {name}")

@@ -1,0 +1,232 @@
+"""The catalogs stream through the workers: each PO file is read by the worker that merges
+it, a changed one is staged beside its target by that worker, and the writer renames it into
+place. No process holds every catalog; nothing staged outlives the run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import config, inputs
+from generator.catalogs import process as catalogs
+from generator.pipeline import build, output
+
+from ..conftest import Run
+from .test_incremental import NO_OP, edit_translation, settle
+
+SHUT = ("The action {action} was not allowed.", "The action {action} was refused.")
+
+
+def staged_files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.staged"))
+
+
+def reword(project: Path) -> None:
+    registry = project / "codes.yaml"
+    registry.write_text(registry.read_text("utf-8").replace(*SHUT), "utf-8")
+
+
+def without_site(project: Path) -> Path:
+    """The project without a site or a TypeScript module: the catalogs' merged forms are
+    then needed by no emitter, as in a project that ships only the runtime."""
+    pyproject = project / "pyproject.toml"
+    kept, section = [], ""
+    for line in pyproject.read_text("utf-8").splitlines(keepends=True):
+        section = line.strip() if line.startswith("[") else section
+        if section == "[tool.errorbook]" and line.startswith(("site =", "typescript-out =")):
+            continue
+        kept.append(line)
+    pyproject.write_text("".join(kept), "utf-8")
+    return project
+
+
+def test_the_parent_holds_no_po_file(run: Run, project: Path) -> None:
+    """What generate keeps in memory of a PO file is its hash: the worker read it, and one
+    the run changes was staged by that worker and renamed into place by the writer."""
+    run("generate", "--force", cwd=project)
+    reword(project)
+    settings = config.load(cwd=project)
+    found = build.found_catalogs(settings, build.registry_for(settings))
+    assert found and all(isinstance(source, inputs.Later) for source in found.values())
+    statuses, catalog_run = build.regenerate(settings)
+    po = {path: data for path, data in catalog_run.files.items() if path.endswith(".po")}
+    assert po and not [path for path, data in po.items() if isinstance(data, bytes)]
+    updated = {s.path for s in statuses if s.status == "updated"}
+    assert "locales/de/LC_MESSAGES/messages.po" in updated
+    assert staged_files(project) == []
+
+
+def test_staged_files_give_the_bytes_of_a_run_in_memory(run: Run, project: Path) -> None:
+    run("generate", "--force", cwd=project)
+    reword(project)
+    settings = config.load(cwd=project)
+    in_memory = build.outputs(settings, build.registry_for(settings))
+    assert run("generate", cwd=project).code == 0
+    for path, data in in_memory.items():
+        assert (project / path).read_bytes() == data, path
+    assert run("check", cwd=project).code == 0
+    assert run("generate", cwd=project).out == NO_OP
+
+
+def test_a_run_that_stops_after_staging_leaves_no_staged_file(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer refuses the run (here: a file another tool wrote where an output goes)
+    after the workers staged the reworded catalogs: every PO file stays as it was, and no
+    staged file is left beside it."""
+    run("generate", "--force", cwd=project)
+    reword(project)
+    before = {p: p.read_bytes() for p in project.rglob("*.po")}
+    (project / "surface_errors" / "wire.py").write_text("# mine\n", "utf-8")
+    result = run("generate", cwd=project)
+    assert result.code != 0
+    assert "was not written by errorbook" in result.err
+    assert {p: p.read_bytes() for p in project.rglob("*.po")} == before
+    assert staged_files(project) == []
+
+
+def test_a_po_file_that_does_not_parse_stops_the_run_before_anything_is_staged_for_good(
+    run: Run, project: Path
+) -> None:
+    run("generate", "--force", cwd=project)
+    reword(project)
+    broken = project / "locales" / "pl" / "LC_MESSAGES" / "messages.po"
+    broken.write_text(broken.read_text("utf-8") + '\nmsgid "unclosed\n', "utf-8")
+    before = {p: p.read_bytes() for p in project.rglob("*.po")}
+    result = run("generate", cwd=project)
+    assert result.code == 1
+    assert "locales/pl/LC_MESSAGES/messages.po:" in result.err
+    assert {p: p.read_bytes() for p in project.rglob("*.po")} == before
+    assert staged_files(project) == []
+
+
+def test_a_staged_file_is_swept_only_once_its_run_has_ended(run: Run, project: Path) -> None:
+    folder = project / "locales" / "de" / "LC_MESSAGES"
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    dead = int(ended.stdout)
+    left = folder / f".messages.po.errorbook-{dead}-abc123.staged"
+    live = folder / f".messages.po.errorbook-{os.getppid()}-def456.staged"
+    other = folder / ".messages.po.mytool-1-abc.staged"  # another tool's name: never touched
+    for path in (left, live, other):
+        path.write_bytes(b"half a catalog")
+    assert run("generate", "--force", cwd=project).code == 0
+    assert not left.exists()
+    assert live.exists() and other.exists()
+
+
+def test_a_po_file_replaced_by_another_tools_after_the_header_check_is_refused(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run checks each PO file's header where it starts and the worker checks the bytes
+    it reads: a catalog another tool put there in between is not taken over."""
+    run("generate", "--force", cwd=project)
+    target = project / "locales" / "ja" / "LC_MESSAGES" / "messages.po"
+    foreign = b'# My own catalog\nmsgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n'
+    real = inputs.Later.read
+
+    def swapped(self: inputs.Later) -> tuple[bytes | None, inputs.Seen | None]:
+        data, seen = real(self)
+        return (foreign, None) if self.path == target else (data, seen)
+
+    monkeypatch.setattr(inputs.Later, "read", swapped)
+    (project / ".errorbook-files").write_text(
+        "".join(
+            line
+            for line in (project / ".errorbook-files").read_text("utf-8").splitlines(True)
+            if not line.startswith("locales/")
+        ),
+        "utf-8",
+    )
+    result = run("generate", "--force", cwd=project)
+    assert result.code == 1
+    assert "E-OUTPUT-FOREIGN-CATALOG" in result.err or "was not written by errorbook" in result.err
+    assert "locales/ja/LC_MESSAGES/messages.po" in result.err
+
+
+def test_after_one_edit_only_that_po_file_is_read(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a project whose emitters need no merged catalog, a PO file the stamp shows as the
+    last run left it, and which that run wrote from the same template, is not read at all;
+    one touched since (a new mtime) is read as before."""
+    without_site(project)
+    run("generate", "--force", cwd=project)
+    run("generate", "--force", cwd=project)
+    settle(*project.rglob("*.po"), *project.rglob("*.mo"))
+    assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
+    read: list[str] = []
+    real = inputs.Later.read
+
+    def reading(self: inputs.Later) -> tuple[bytes | None, inputs.Seen | None]:
+        read.append(self.path.relative_to(project).as_posix())
+        return real(self)
+
+    monkeypatch.setattr(inputs.Later, "read", reading)
+    edited = project / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    edit_translation(edited)
+    touched = project / "locales" / "ja" / "LC_MESSAGES" / "docs.po"
+    os.utime(touched)
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert sorted(read) == [
+        "locales/de/LC_MESSAGES/messages.po",
+        "locales/ja/LC_MESSAGES/docs.po",
+    ]
+    monkeypatch.setattr(inputs.Later, "read", real)
+    assert run("check", cwd=project).code == 0
+    assert run("generate", cwd=project).out == NO_OP
+    assert run("generate", "--force", cwd=project).out.startswith("0 files changed")
+
+
+def test_a_po_file_saved_after_it_was_passed_over_is_merged_by_the_next_run(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save just after a worker decided a file need not be read is a save after the run:
+    the run leaves the file as the translator saved it, and the next run merges it."""
+    without_site(project)
+    run("generate", "--force", cwd=project)
+    run("generate", "--force", cwd=project)
+    settle(*project.rglob("*.po"), *project.rglob("*.mo"))
+    assert run("generate", "--force", cwd=project).code == 0
+    target = project / "locales" / "pl" / "LC_MESSAGES" / "messages.po"
+    real = catalogs._unread
+    saved: list[bool] = []
+
+    def unread_then_save(job: catalogs.Job, path: str, *args: object) -> bool:
+        answer = real(job, path, *args)  # type: ignore[arg-type]
+        if answer and path.endswith("pl/LC_MESSAGES/messages.po") and not saved:
+            edit_translation(target)
+            saved.append(True)
+        return answer
+
+    monkeypatch.setattr(catalogs, "_unread", unread_then_save)
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    assert run("generate", cwd=project).code == 0
+    assert saved
+    assert "Geändert: " in target.read_text("utf-8")
+    monkeypatch.setattr(catalogs, "_unread", real)
+    assert run("check", cwd=project).code == 1  # the MO file is older than the edit
+    assert run("generate", cwd=project).code == 0
+    assert run("check", cwd=project).code == 0
+    assert "Geändert: " in target.read_text("utf-8")
+
+
+def test_stage_writes_a_complete_file_beside_its_target(tmp_path: Path) -> None:
+    (tmp_path / "locales").mkdir()
+    stored = output.stage(tmp_path, "locales/x.po", b"content\n", owner=os.getpid())
+    assert stored.staged is not None
+    staged = Path(stored.staged)
+    assert staged.parent == tmp_path / "locales"
+    assert staged.read_bytes() == b"content\n"
+    assert stored.size == 8 and len(stored.sha256) == 64
+    output.discard({"locales/x.po": stored})
+    assert not staged.exists()
