@@ -141,7 +141,7 @@ def _locale(locale: str) -> CatalogRun:
     job = _JOB
     registry = job.registry
     run = CatalogRun()
-    counts, names = job.counts, job.code_names
+    counts = job.counts
     for domain in DOMAINS:
         path = po_path(job.locales_dir, locale, job.names[domain])
         mo = mo_path(job.package_dir, locale) if domain == "messages" else None
@@ -195,14 +195,11 @@ def _locale(locale: str) -> CatalogRun:
         parsed = None
         memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
         if data is not None and not reuse:
-            parsed, lines, problems = pofile.read(data, path, locale, domain, names)
-            if problems.has_errors:
-                run.unreadable.extend(problems)
+            read = _review(data, path, locale, domain, job, memo)
+            if isinstance(read, Diagnostics):
+                run.unreadable.extend(read)
                 continue
-            text = data.decode("utf-8")
-            found, tally = checks.review(
-                parsed, lines, path, locale, domain, registry, text, memo=memo
-            )
+            parsed, found, tally = read
             checked = Checked(check_key, tuple(found.items), _four(tally))
         if checked is not None and data is not None:
             run.on_disk.items.extend(checked.problems)
@@ -222,6 +219,7 @@ def _locale(locale: str) -> CatalogRun:
             name = job.names[domain]
             named = {"name": name} if name != domain else {}  # by default, the 4-argument call
             merged = catalog.merge(registry, domain, locale, parsed, **named)
+            parsed = None  # a locale's catalogs are large: hold one at a time where possible
             made = pofile.write(merged)
             run.files[path] = made
             if mo is not None:
@@ -266,6 +264,20 @@ def _locale(locale: str) -> CatalogRun:
             # A changed PO file goes to a staged file beside it, not back to the parent.
             run.files[path] = job.stage(path, output)
     return run
+
+
+def _review(
+    data: bytes, path: str, locale: str, domain: str, job: Job, memo: checks.Memo
+) -> tuple[catalog.StableCatalog, Diagnostics, Counts] | Diagnostics:
+    """A PO file as read, and the problems and counts of its checks; or why it does not
+    parse. (A function of its own, so that the file's text and line table are freed as soon
+    as the checks are done.)"""
+    parsed, lines, problems = pofile.read(data, path, locale, domain, job.code_names)
+    if problems.has_errors:
+        return problems
+    text = data.decode("utf-8")
+    found, tally = checks.review(parsed, lines, path, locale, domain, job.registry, text, memo=memo)
+    return parsed, found, tally
 
 
 def _vouched(entry: list[object] | None, seen: inputs.Seen | None) -> str | None:
