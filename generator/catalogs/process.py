@@ -7,6 +7,7 @@ run with a diagnostic, so a broken catalog is never overwritten.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing as mp
 import os
@@ -261,8 +262,10 @@ def _locale(locale: str) -> CatalogRun:
                 del run.files[path]
                 run.same.append(path)
         elif job.stage is not None and data is not None:
-            # A changed PO file goes to a staged file beside it, not back to the parent.
-            run.files[path] = job.stage(path, output)
+            # A changed PO file goes to a staged file beside it, not back to the parent;
+            # where it cannot (a full disk), back to the parent, whose writer then says why.
+            with contextlib.suppress(OSError):
+                run.files[path] = job.stage(path, output)
     return run
 
 

@@ -230,3 +230,23 @@ def test_stage_writes_a_complete_file_beside_its_target(tmp_path: Path) -> None:
     assert stored.size == 8 and len(stored.sha256) == 64
     output.discard({"locales/x.po": stored})
     assert not staged.exists()
+
+
+def test_a_po_file_that_cannot_be_staged_is_written_from_memory(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that cannot stage a file (a full disk, say) hands its bytes to the writer,
+    as before staging existed: the run gives the same files."""
+    run("generate", "--force", cwd=project)
+    reword(project)
+    settings = config.load(cwd=project)
+    expected = build.outputs(settings, build.registry_for(settings))
+
+    def full(*args: object, **kwargs: object) -> output.Stored:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, "stage", full)
+    assert run("generate", cwd=project).code == 0
+    assert staged_files(project) == []
+    for path, data in expected.items():
+        assert (project / path).read_bytes() == data, path
