@@ -252,6 +252,7 @@ def record(
     data: dict[str, object] = {
         "errorbook": __version__,
         "runtime": runtime(),
+        "libraries": libraries(),
         "check": findings,
         "config": repr(config),
         "plain": plain,
@@ -275,6 +276,30 @@ def _fixed(config: Config) -> list[str]:
     """The inputs named by the configuration: the registry and pyproject.toml."""
     pyproject = _pyproject(str(config.root))
     return [str(config.registry), *([pyproject] if pyproject is not None else [])]
+
+
+#: The libraries whose code shapes the outputs, by import name.
+LIBRARIES = ("babel", "jinja2", "markupsafe", "yaml")
+
+
+def libraries() -> dict[str, object]:
+    """Python's version, and where each library the outputs depend on lives, with the size
+    and mtime of the file it starts from: a sign of an upgrade that a no-op can afford (no
+    library is imported, nor its metadata read; installing a version writes new files).
+    A library that moved, changed or went away makes the next run do the work."""
+    import sys
+    from importlib.util import find_spec
+
+    found: dict[str, object] = {"python": sys.version}
+    for name in LIBRARIES:
+        try:
+            spec = find_spec(name)
+            origin = spec.origin if spec is not None else None
+            info = os.stat(origin) if origin else None
+        except (ImportError, ValueError, OSError):
+            info = origin = None
+        found[name] = [origin, info.st_size, info.st_mtime_ns] if info is not None else None
+    return found
 
 
 def runtime() -> dict[str, str | None]:
@@ -341,6 +366,8 @@ def _recorded(root: str, config_repr: str | None) -> dict[str, Any] | None:
             return None
         if set(data["inputs"]) != set(_inputs(data["fixed"], data["scans"])):
             return None  # an input appeared or went away
+        if data["libraries"] != json.loads(json.dumps(libraries())):
+            return None  # Python or a library changed: the outputs may too
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return data if isinstance(data, dict) else None

@@ -12,7 +12,7 @@ import yaml
 from generator.diagnostics import InvalidInput, Mark
 from generator.emit import Files
 from generator.emit.site import pages as site
-from generator.pipeline import build
+from generator.pipeline import build, output
 
 from ..conftest import MINIMAL, Run, make_project
 
@@ -174,7 +174,7 @@ def test_two_outputs_that_claim_one_path_are_refused(run: Run, tmp_path: Path) -
     ],
 )
 def test_the_merge_names_both_producers_of_a_clash(second: str, expected: str) -> None:
-    files: dict[str, bytes] = {}
+    files: dict[str, bytes | output.Stored] = {}
     owners = build.Owners()
     where = Mark("pyproject.toml", 1, 1)
     first: Files = {"out/a.txt": b"1"}

@@ -258,7 +258,7 @@ def test_cached_problems_are_reported_like_fresh_ones(
     assert not work(calls)
 
 
-def outputs_with(project: Path, use_cache: bool) -> Mapping[str, bytes]:
+def outputs_with(project: Path, use_cache: bool) -> Mapping[str, bytes | output.Stored]:
     settings = config.load(cwd=project)
     registry = build.registry_for(settings)
     return build.run(settings, registry, use_cache=use_cache)[0]
@@ -741,3 +741,23 @@ def test_files_the_stamp_shows_unchanged_are_not_read_again_to_be_compared(
     monkeypatch.setattr(output, "_current", current)
     assert run("check", cwd=project).code == 0
     assert run("generate", cwd=project).out == NO_OP
+
+
+def test_a_library_that_changed_since_the_stamp_costs_a_full_run(run: Run, project: Path) -> None:
+    """After an upgrade of Babel (here: the stamp says another Babel made it), a run with
+    no input changed is not a no-op: Babel writes the catalogs, and `check` would find them
+    stale (bug: generate answered "nothing to do")."""
+    run("generate", cwd=project)
+    assert probe(project, "generate")[1].startswith(NO_OP)
+    path = project / stamp.STAMP
+    recorded = json.loads(path.read_text("utf-8"))
+    for key in ("runtime", "libraries"):
+        if isinstance(recorded.get(key, {}).get("babel"), list):
+            recorded[key]["babel"][2] += 1  # where the file it starts from was installed
+        elif key in recorded:
+            recorded[key]["babel"] = "0.1"
+    path.write_text(json.dumps(recorded), "utf-8")
+    code, out = probe(project, "generate")
+    assert code == 0, out
+    assert NO_OP not in out
+    assert probe(project, "generate")[1].startswith(NO_OP)  # the new stamp knows this Babel
