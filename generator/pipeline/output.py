@@ -131,15 +131,8 @@ def stage(root: Path, name: str, data: bytes, owner: int) -> Stored:
     import hashlib
 
     path = root / name
-    fd, staged = tempfile.mkstemp(
-        prefix=f".{path.name}{_TEMP}{owner}-", suffix=".staged", dir=path.parent
-    )
+    staged = _temporary(path, f".{path.name}{_TEMP}{owner}-", ".staged", data)
     try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(staged, 0o644)
         info = os.stat(staged)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -549,18 +542,30 @@ def _replace(path: Path, data: Output) -> None:
         os.replace(data.staged, path)  # beside its target: one file system, atomic
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}{_TEMP}", suffix=".tmp", dir=path.parent)
+    tmp = _temporary(path, f".{path.name}{_TEMP}", ".tmp", data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _temporary(path: Path, prefix: str, suffix: str, data: bytes) -> str:
+    """A new file beside ``path`` holding ``data``, complete and flushed to the disk, with
+    the mode of an output; removed again if any of that fails."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return tmp
 
 
 #: What to do about an output path that holds a file errorbook did not write.
