@@ -134,6 +134,31 @@ def test_any_template_fills_as_format_map(template: str, params: dict[str, objec
     same_as_format_map(template, params)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    templates,
+    st.fixed_dictionaries(dict.fromkeys(NAMES, values)),
+    st.sets(st.sampled_from(NAMES)),
+    st.sampled_from([".", "\u202f", "'"]),
+)
+def test_a_template_with_integer_placeholders_groups_their_whole_numbers(
+    template: str, params: dict[str, object], integers: set[str], separator: str
+) -> None:
+    """Each field of an integer placeholder, wherever it stands, shows a whole number of four
+    digits or more grouped (a bool, a str or a float as it is); the others as format_map."""
+    compiled = se.i18n._compile(template, NAMES, integers=integers, group=separator)
+    if compiled is None:
+        assert se.i18n._compile(template, NAMES) is None
+        return
+    shown = {
+        name: f"{value:,}".replace(",", separator)
+        if name in integers and type(value) is int and abs(value) >= 1000
+        else value
+        for name, value in params.items()
+    }
+    assert outcome(lambda: compiled(params)) == outcome(lambda: template.format_map(shown))
+
+
 def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
     class Recorder:
         def __init__(self, name: str, log: list[str]) -> None:
