@@ -30,6 +30,9 @@ from surface_errors import codes
 
 unbuilt = ("surface_errors._error_code", "surface_errors._records")
 assert not [name for name in unbuilt if name in sys.modules], sorted(sys.modules)
+# Nor what a first message does not need: the envelopes and the wires.
+unneeded = ("surface_errors.envelope", "surface_errors.shapes", "surface_errors.wire")
+assert not [name for name in unneeded if name in sys.modules], sorted(sys.modules)
 assert "ErrorCode" not in vars(se) and "ErrorCode" not in vars(codes)
 assert codes._rows == {} and codes._CODES._built == {}
 assert codes.LIMITS._built is None
@@ -41,6 +44,7 @@ assert se.title("PERMISSION_DENIED") == "Permission denied"
 assert list(codes._texts) == ["PERMISSION_DENIED"] and codes._CODES._built == {}
 assert "surface_errors._records" in sys.modules
 assert "surface_errors._error_code" not in sys.modules and "ErrorCode" not in vars(codes)
+assert not [name for name in unneeded if name in sys.modules], sorted(sys.modules)
 try:
     se.message("NOT_A_CODE")
 except ValueError as error:
@@ -91,6 +95,13 @@ for n in (1, 2, 5, 22):
     assert se.message("LLM_RETRIES_EXHAUSTED", "pl", attempts=n) == expected, n
 assert polish.template("LLM_RETRIES_EXHAUSTED", 1) != polish.template("LLM_RETRIES_EXHAUSTED", 5)
 assert se.message(member, "fr", seconds=5) == se.Translator("fr").message("LLM_TIMEOUT", seconds=5)
+# The envelopes' and the wires' names, and their modules, on first access.
+assert se.envelope.failure is se.failure and "failure" in vars(se)
+from surface_errors import wire
+assert se.to_problem is wire.to_problem and se.action_failure is se.shapes.action_failure
+built = se.failure("LLM_TIMEOUT", seconds=5)
+assert se.classify(built).code is member, built
+assert se.PROBLEM_JSON == "application/problem+json"
 namespace = {}
 exec("from surface_errors import *", namespace)
 assert namespace["ErrorCode"] is ErrorCode and namespace["CODES"] is se.CODES
