@@ -19,10 +19,7 @@ from .codes import (
     REGISTRY_VERSION,
     SOURCE_LOCALE,
     Actor,
-    CodeInfo,
     Layer,
-    LayerInfo,
-    LimitInfo,
     Outcome,
     Recovery,
     Retry,
@@ -32,7 +29,7 @@ from .i18n import Translator, fallback_chain, message, title
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from .codes import ErrorCode
+    from .codes import CodeInfo, ErrorCode, LayerInfo, LimitInfo
     from .envelope import (
         Classified,
         Envelope,
@@ -69,7 +66,10 @@ if TYPE_CHECKING:
 #: What is served on first access, not at import, by the module that defines it: a first
 #: message needs none of it (see codes.py for ErrorCode).
 _SERVED = {
+    "CodeInfo": "codes",
     "ErrorCode": "codes",
+    "LayerInfo": "codes",
+    "LimitInfo": "codes",
     "envelope": "envelope",
     "Classified": "envelope",
     "Envelope": "envelope",

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING
 
-from .codes import _CODES, CodeInfo, _Text, _text
+from .codes import _CODES, _Text, _text
 
-if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
-    from .codes import ErrorCode
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:  # at run time they are imported on first use (see codes.py)
+    from .codes import CodeInfo, ErrorCode
 
 #: The only brace syntax a message may use: ``{{`` and ``}}`` for literal braces, ``{name}``
 #: for a field. Anything else in braces matches the last branch, so it can be refused.

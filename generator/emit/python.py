@@ -12,12 +12,14 @@ from ..registry.model import Code, Registry, RetryPolicy
 from . import Files
 from .render import render
 
-#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``). The large
+#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``). ``codes``
+#: exports what ``_kinds`` (the small enums) and ``_info`` (the dataclasses) define. The large
 #: ones are imported on first use, not with the package: ``_error_code`` (the ErrorCode enum)
-#: and ``_records`` (each code's facts as a JSON text, which ``codes`` reads one code at a time).
-RENDERED = ("__init__.py", "codes.py", "_error_code.py", "_records.py")
+#: and ``_records`` (each code's facts as a JSON text, which ``codes`` reads one code at a time),
+#: and so is ``_info``, which imports dataclasses.
+RENDERED = ("__init__.py", "codes.py", "_kinds.py", "_info.py", "_error_code.py", "_records.py")
 #: What ``codes`` (and so the package's ``__init__``) serves on first access, not at import.
-LAZY = ("ErrorCode",)
+LAZY = ("CodeInfo", "ErrorCode", "LayerInfo", "LimitInfo")
 #: The modules whose names the package's ``__init__`` serves on first access, not at import:
 #: a first message needs none of them, and they import much of the standard library.
 LAZY_MODULES = ("envelope", "shapes", "wire")

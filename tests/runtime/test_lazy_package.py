@@ -30,9 +30,18 @@ from surface_errors import codes
 
 unbuilt = ("surface_errors._error_code", "surface_errors._records")
 assert not [name for name in unbuilt if name in sys.modules], sorted(sys.modules)
-# Nor what a first message does not need: the envelopes and the wires.
-unneeded = ("surface_errors.envelope", "surface_errors.shapes", "surface_errors.wire")
+# Nor what a first message does not need: the envelopes, the wires, the dataclasses (nor the
+# standard library's dataclasses and typing, which take longest to import).
+unneeded = (
+    "surface_errors.envelope",
+    "surface_errors.shapes",
+    "surface_errors.wire",
+    "surface_errors._info",
+    "dataclasses",
+)
 assert not [name for name in unneeded if name in sys.modules], sorted(sys.modules)
+assert "typing" not in sys.modules, sorted(sys.modules)
+assert not [name for name in ("CodeInfo", "LayerInfo") if name in vars(se) or name in vars(codes)]
 assert "ErrorCode" not in vars(se) and "ErrorCode" not in vars(codes)
 assert codes._rows == {} and codes._CODES._built == {}
 assert codes.LIMITS._built is None
@@ -65,6 +74,13 @@ assert pickle.loads(pickle.dumps(member)) is member
 info = se.CODES[member]
 assert se.CODES["LLM_TIMEOUT"] is info and info.code is member
 assert pickle.loads(pickle.dumps(info)) == info
+# The enums and dataclasses that codes.py exports pickle as codes.py's, as when it defined them.
+for value in (info, se.Layer.EXECUTION, se.LAYERS[se.Layer.EXECUTION], codes.SHAPES[info.shape]):
+    assert type(value).__module__ == "surface_errors.codes", value
+    assert b"_info" not in pickle.dumps(value) and b"_kinds" not in pickle.dumps(value)
+    assert pickle.loads(pickle.dumps(value)) == value
+assert se.CodeInfo is codes.CodeInfo is vars(codes)["CodeInfo"] and codes.ShapeInfo
+assert repr(se.LAYERS).startswith("mappingproxy({<Layer.")
 assert list(se.CODES) == list(ErrorCode)
 assert [i.code for i in se.CODES.values()] == list(ErrorCode)
 assert member in se.CODES and "LLM_TIMEOUT" in se.CODES

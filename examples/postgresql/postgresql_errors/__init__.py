@@ -16,23 +16,23 @@ from .codes import (
     REGISTRY_NAME,
     REGISTRY_VERSION,
     SOURCE_LOCALE,
-    CodeInfo,
     Layer,
-    LayerInfo,
-    LimitInfo,
     Retry,
 )
 from .i18n import Translator, fallback_chain, message, title
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from .codes import ErrorCode
+    from .codes import CodeInfo, ErrorCode, LayerInfo, LimitInfo
 
 
 #: What is served on first access, not at import, by the module that defines it: a first
 #: message needs none of it (see codes.py for ErrorCode).
 _SERVED = {
+    "CodeInfo": "codes",
     "ErrorCode": "codes",
+    "LayerInfo": "codes",
+    "LimitInfo": "codes",
 }
 
 
