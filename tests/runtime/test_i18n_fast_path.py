@@ -94,7 +94,7 @@ VALUES: list[object] = [
         "}}{a}{{",
         "{{}}",
         "x {a} y {b} z {count} w {_x1} v",
-        "{a}{b}{count}{_x1}{a}",  # five fields: more than one f-string holds
+        "{a}{b}{count}{_x1}{a}",  # five fields, a name repeated
         " ".join(f"<{{{name}}}>" for name in NAMES * 4),  # sixteen
         "Größe {a} 日本語 {b} 😀",
     ],
@@ -168,7 +168,7 @@ def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
             self.log.append(self.name)
             return self.name
 
-    template = "{b}{a}{_x1}{count}{a}{b}{_x1}{count}{a}"  # nine fields: three pieces
+    template = "{b}{a}{_x1}{count}{a}{b}{_x1}{count}{a}"  # nine fields
     compiled = se.i18n._compile(template, NAMES)
     assert compiled is not None
     seen: dict[str, list[str]] = {"format_map": [], "compiled": []}
