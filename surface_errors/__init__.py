@@ -9,8 +9,6 @@ which keeps a failure inside ``{"ok": true}`` apart from success.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .codes import (
     CODES,
     DOCS_URL,
@@ -21,63 +19,108 @@ from .codes import (
     REGISTRY_VERSION,
     SOURCE_LOCALE,
     Actor,
-    CodeInfo,
     Layer,
-    LayerInfo,
-    LimitInfo,
+    Outcome,
     Recovery,
     Retry,
     Shape,
 )
-from .envelope import (
-    Classified,
-    Envelope,
-    ErrorBody,
-    MalformedEnvelope,
-    Outcome,
-    RegistryError,
-    RetiredCode,
-    ShapeError,
-    classify,
-    failure,
-    format_message,
-)
 from .i18n import Translator, fallback_chain, message, title
-from .shapes import ActionFailure, ProtocolFailure, action_failure, protocol_failure
-from .wire import (
-    PROBLEM_JSON,
-    from_error_details,
-    from_http,
-    from_mcp,
-    from_problem,
-    from_status,
-    from_tool_result,
-    problem_from_envelope,
-    recovery_hint,
-    retry_allowed,
-    to_error_details,
-    to_http,
-    to_mcp,
-    to_problem,
-    to_status,
-    to_tool_result,
-)
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from .codes import ErrorCode
+    from .codes import CodeInfo, ErrorCode, LayerInfo, LimitInfo
+    from .envelope import (
+        Classified,
+        Envelope,
+        ErrorBody,
+        MalformedEnvelope,
+        RegistryError,
+        RetiredCode,
+        ShapeError,
+        classify,
+        failure,
+        format_message,
+    )
+    from .shapes import ActionFailure, ProtocolFailure, action_failure, protocol_failure
+    from .wire import (
+        PROBLEM_JSON,
+        from_error_details,
+        from_http,
+        from_mcp,
+        from_problem,
+        from_status,
+        from_tool_result,
+        problem_from_envelope,
+        recovery_hint,
+        retry_allowed,
+        to_error_details,
+        to_http,
+        to_mcp,
+        to_problem,
+        to_status,
+        to_tool_result,
+    )
+
+
+#: What is served on first access, not at import, by the module that defines it: a first
+#: message needs none of it (see codes.py for ErrorCode).
+_SERVED = {
+    "CodeInfo": "codes",
+    "ErrorCode": "codes",
+    "LayerInfo": "codes",
+    "LimitInfo": "codes",
+    "envelope": "envelope",
+    "Classified": "envelope",
+    "Envelope": "envelope",
+    "ErrorBody": "envelope",
+    "MalformedEnvelope": "envelope",
+    "RegistryError": "envelope",
+    "RetiredCode": "envelope",
+    "ShapeError": "envelope",
+    "classify": "envelope",
+    "failure": "envelope",
+    "format_message": "envelope",
+    "shapes": "shapes",
+    "ActionFailure": "shapes",
+    "ProtocolFailure": "shapes",
+    "action_failure": "shapes",
+    "protocol_failure": "shapes",
+    "wire": "wire",
+    "PROBLEM_JSON": "wire",
+    "from_error_details": "wire",
+    "from_http": "wire",
+    "from_mcp": "wire",
+    "from_problem": "wire",
+    "from_status": "wire",
+    "from_tool_result": "wire",
+    "problem_from_envelope": "wire",
+    "recovery_hint": "wire",
+    "retry_allowed": "wire",
+    "to_error_details": "wire",
+    "to_http": "wire",
+    "to_mcp": "wire",
+    "to_problem": "wire",
+    "to_status": "wire",
+    "to_tool_result": "wire",
+}
 
 
 def _lazy(name: str) -> object:
-    """ErrorCode, imported on first access (PEP 562): see codes.py."""
-    if name in ('ErrorCode',):
-        from . import codes
+    """A name of _SERVED, imported on its first access (PEP 562)."""
+    module = _SERVED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module  # not ``from . import``, which would call _lazy
 
-        globals()[name] = found = getattr(codes, name)
-        return found
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found: object = import_module(f".{module}", __name__)
+    if name != module:
+        found = getattr(found, name)
+    globals()[name] = found
+    return found
 
 
-if not TYPE_CHECKING:  # a type checker reads them from the import above
+if not TYPE_CHECKING:  # a type checker reads them from the imports above
     __getattr__ = _lazy
 
 __all__ = [

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING
 
-from .codes import _CODES, CodeInfo, _Text, _text
+from .codes import _CODES, _Text, _text
 
-if TYPE_CHECKING:  # at run time the enum is built on first use (see codes.py)
-    from .codes import ErrorCode
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:  # at run time they are imported on first use (see codes.py)
+    from .codes import CodeInfo, ErrorCode
 
 #: The only brace syntax a message may use: ``{{`` and ``}}`` for literal braces, ``{name}``
 #: for a field. Anything else in braces matches the last branch, so it can be refused.
@@ -24,9 +24,6 @@ FIELD = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]")
 
 #: A template made into a function of the parameters; it returns what format_map would.
 Fill = Callable[[dict[str, object]], str]
-
-#: Fields that join() fills with one f-string; a longer template is joined from such pieces.
-FIELDS_AT_ONCE = 4
 
 #: The largest integer every JSON peer reads exactly: I-JSON (RFC 7493) keeps integers within
 #: what an IEEE 754 double holds, as a JavaScript client reads every number.
@@ -224,32 +221,65 @@ def fill(template: str, allowed: tuple[str, ...], params: Mapping[str, object]) 
     return "".join(parts)
 
 
-def join(literals: Sequence[str], names: Sequence[str]) -> Fill:
-    """A function that puts ``p[name]`` between the literals with an f-string.
+def join(
+    literals: Sequence[str],
+    names: Sequence[str],
+    grouped: Collection[str] = (),
+    group: Callable[[int], str] | None = None,
+) -> Fill:
+    """A function that puts ``p[name]`` between the literals with one f-string; ``group``
+    writes the values of the fields named in ``grouped`` that are whole numbers of four
+    digits or more.
 
     An f-string formats each value as str.format does (``format(value, "")``, left to right,
     a missing name a KeyError) but does not parse the template again on every call, which is
-    most of what format_map spends on a message. Beyond FIELDS_AT_ONCE fields the text is
-    joined from pieces, still left to right.
+    most of what format_map spends on a message.
     """
-    if len(names) > FIELDS_AT_ONCE:
-        head = join([*literals[:FIELDS_AT_ONCE], ""], names[:FIELDS_AT_ONCE])
-        tail = join(literals[FIELDS_AT_ONCE:], names[FIELDS_AT_ONCE:])
-        return lambda p: head(p) + tail(p)
-    if len(names) == 4:
-        (a, b, c, d, e), (v, w, x, y) = literals, names
-        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}{p[y]}{e}"
-    if len(names) == 3:
-        (a, b, c, d), (v, w, x) = literals, names
-        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}{p[x]}{d}"
-    if len(names) == 2:
-        (a, b, c), (v, w) = literals, names
-        return lambda p: f"{a}{p[v]}{b}{p[w]}{c}"
-    if len(names) == 1:
-        (a, b), (v,) = literals, names
-        return lambda p: f"{a}{p[v]}{b}"
-    (text,) = literals
-    return lambda p: text
+    if not names:
+        (text,) = literals
+        return lambda p: text
+    shape = tuple(name in grouped for name in names)
+    make = _makers.get(shape)
+    if make is None:
+        make = _makers[shape] = _maker(shape)
+    return make(literals, names, group)
+
+
+#: A grouped field in the f-string of _maker: a value that is not a whole number of four
+#: digits or more is formatted as it is, without a call; ``g`` writes the others.
+GROUPED_FIELD = "{{v if type(v := p[n{0}]) is not int or -1000 < v < 1000 else g(v)}}"
+#: Makes the function that fills a template from its literals, its fields' names and the
+#: function a grouped field's value goes through (see _maker).
+Maker = Callable[[Sequence[str], Sequence[str], Callable[[int], str] | None], Fill]
+#: A Maker per shape of template, each compiled once: a registry's messages have few shapes.
+_makers: dict[tuple[bool, ...], Maker] = {}
+
+
+def _maker(shape: tuple[bool, ...]) -> Maker:
+    """The Maker of the templates whose fields are as ``shape`` says: one bool per field,
+    True where its value goes through the grouping function.
+
+    Its source is written here and compiled, as dataclasses and namedtuple write theirs: a
+    function whose one f-string has exactly the template's fields, calling the grouping
+    function only for the fields that need it, is the fastest fill, and a template can have
+    any number of fields in any order. The source names the literals and the fields by their
+    position only: no text of a template and no placeholder's name ever enters it.
+    """
+    body = "".join(
+        (GROUPED_FIELD.format(i) if grouped else f"{{p[n{i}]}}") + f"{{l{i + 1}}}"
+        for i, grouped in enumerate(shape)
+    )
+    literals = "".join(f"l{i}, " for i in range(len(shape) + 1))
+    names = "".join(f"n{i}, " for i in range(len(shape)))
+    source = (
+        "def make(literals, names, g):\n"
+        f"    ({literals}) = literals\n"
+        f"    ({names}) = names\n"
+        f'    return lambda p: f"{{l0}}{body}"\n'
+    )
+    namespace: dict[str, Maker] = {}
+    exec(source, namespace)
+    return namespace["make"]
 
 
 def compile_template(
@@ -285,18 +315,16 @@ def compile_template(
     if known is not None:
         separator = group if known[0] in integers else None
         literals, names = _written_in(literals, names, known, separator)
-    filled = join(literals, names)
-    grouped = [name for name in names if name in integers] if group is not None else []
-    if not grouped:
-        return filled
-    return _grouping(filled, tuple(dict.fromkeys(grouped)), group or ",")
+    if group is None or not integers:
+        return join(literals, names)
+    return join(literals, names, integers, _grouping(group))
 
 
 def _written_in(
     literals: list[str], names: list[str], known: tuple[str, int], group: str | None
 ) -> tuple[list[str], list[str]]:
     """The literals and names of a template with the field ``known[0]`` written as its value
-    ``known[1]`` (grouped with ``group`` as :func:`_grouping` would)."""
+    ``known[1]`` (grouped with ``group`` as :func:`_grouping` writes a value)."""
     name, value = known
     text = format(value, "")
     if group is not None and not -1000 < value < 1000:
@@ -311,20 +339,11 @@ def _written_in(
     return merged, left
 
 
-def _grouping(filled: Fill, names: tuple[str, ...], separator: str) -> Fill:
-    """``filled``, with the whole-number values of ``names`` written with grouped digits."""
-
-    def fill_grouped(params: dict[str, object]) -> str:
-        values = params
-        for name in names:
-            value = params[name]
-            if type(value) is int and not -1000 < value < 1000:  # not a bool, not a str
-                if values is params:
-                    values = dict(params)
-                values[name] = format(value, ",").replace(",", separator)
-        return filled(values)
-
-    return fill_grouped
+def _grouping(separator: str) -> Callable[[int], str]:
+    """What writes the value of an integer placeholder that is a whole number of four digits
+    or more (not a bool, not a str: see GROUPED_FIELD): with ``separator`` between groups of
+    three, ``1.048.576``."""
+    return lambda value: format(value, ",").replace(",", separator)
 
 
 def source_template(info: CodeInfo | _Text, params: Mapping[str, object]) -> str:

@@ -10,14 +10,13 @@ Catalogs are loaded on first use, one locale at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
 from ._format import Fill, check_params, code_text, compile_template, merge_params, split
 from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, _Text
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:  # at run time gettext is imported by _load, when a catalog is first read
     import gettext
+    from collections.abc import Callable
 
     from .codes import ErrorCode  # built on first use (see codes.py)
 

@@ -12,12 +12,17 @@ from ..registry.model import Code, Registry, RetryPolicy
 from . import Files
 from .render import render
 
-#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``). The large
+#: Modules made from the registry's data: Jinja2 templates (``python/<name>.j2``). ``codes``
+#: exports what ``_kinds`` (the small enums) and ``_info`` (the dataclasses) define. The large
 #: ones are imported on first use, not with the package: ``_error_code`` (the ErrorCode enum)
-#: and ``_records`` (each code's facts as a JSON text, which ``codes`` reads one code at a time).
-RENDERED = ("__init__.py", "codes.py", "_error_code.py", "_records.py")
-#: What the package's ``__init__`` and ``codes`` serve on first access, not at import.
-LAZY = ("ErrorCode",)
+#: and ``_records`` (each code's facts as a JSON text, which ``codes`` reads one code at a time),
+#: and so is ``_info``, which imports dataclasses.
+RENDERED = ("__init__.py", "codes.py", "_kinds.py", "_info.py", "_error_code.py", "_records.py")
+#: What ``codes`` (and so the package's ``__init__``) serves on first access, not at import.
+LAZY = ("CodeInfo", "ErrorCode", "LayerInfo", "LimitInfo")
+#: The modules whose names the package's ``__init__`` serves on first access, not at import:
+#: a first message needs none of them, and they import much of the standard library.
+LAZY_MODULES = ("envelope", "shapes", "wire")
 #: Files that are the same for every registry. They are plain files (``python/<name>``) so
 #: that ruff checks and formats them as the source they are; only the header line is added.
 COPIED = ("_enum.py", "_format.py", "i18n.py", "py.typed")
@@ -67,13 +72,12 @@ def exports(registry: Registry) -> list[tuple[str, list[str]]]:
     if registry.recovery_kinds:
         found["codes"].append("Recovery")
     if registry.shapes:
-        found["codes"] += ["Shape"]
+        found["codes"] += ["Outcome", "Shape"]
         found["envelope"] = [
             "Classified",
             "Envelope",
             "ErrorBody",
             "MalformedEnvelope",
-            "Outcome",
             "RegistryError",
             "RetiredCode",
             "ShapeError",
@@ -106,6 +110,23 @@ def exports(registry: Registry) -> list[tuple[str, list[str]]]:
             "to_tool_result",
         ]
     return [(module, sorted(names, key=_isort)) for module, names in found.items()]
+
+
+def lazy_exports(
+    imported: list[tuple[str, list[str]]],
+) -> tuple[list[tuple[str, list[str]]], list[tuple[str, list[str]]]]:
+    """What the package's ``__init__`` imports at import and what it serves on first access,
+    each as :func:`exports` lists them, module by module."""
+    eager = [
+        (module, [name for name in names if name not in LAZY])
+        for module, names in imported
+        if module not in LAZY_MODULES
+    ]
+    lazy = [
+        (module, [name for name in names if module in LAZY_MODULES or name in LAZY])
+        for module, names in imported
+    ]
+    return eager, [(module, names) for module, names in lazy if names]
 
 
 def shape_names(shape: str) -> tuple[str, str]:
@@ -197,6 +218,9 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
             limit.id: [c.name for c in registry.produced_by(limit.id)] for limit in registry.limits
         },
         "lazy": LAZY,
+        "eager_exports": (split := lazy_exports(imported))[0],
+        "lazy_exports": split[1],
+        "lazy_modules": LAZY_MODULES,
         "record_fields": record_fields(registry),
         "records": [record(registry, code) for code in registry.codes],
     }

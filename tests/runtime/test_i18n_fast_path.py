@@ -94,7 +94,7 @@ VALUES: list[object] = [
         "}}{a}{{",
         "{{}}",
         "x {a} y {b} z {count} w {_x1} v",
-        "{a}{b}{count}{_x1}{a}",  # five fields: more than one f-string holds
+        "{a}{b}{count}{_x1}{a}",  # five fields, a name repeated
         " ".join(f"<{{{name}}}>" for name in NAMES * 4),  # sixteen
         "Größe {a} 日本語 {b} 😀",
     ],
@@ -134,6 +134,31 @@ def test_any_template_fills_as_format_map(template: str, params: dict[str, objec
     same_as_format_map(template, params)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    templates,
+    st.fixed_dictionaries(dict.fromkeys(NAMES, values)),
+    st.sets(st.sampled_from(NAMES)),
+    st.sampled_from([".", "\u202f", "'"]),
+)
+def test_a_template_with_integer_placeholders_groups_their_whole_numbers(
+    template: str, params: dict[str, object], integers: set[str], separator: str
+) -> None:
+    """Each field of an integer placeholder, wherever it stands, shows a whole number of four
+    digits or more grouped (a bool, a str or a float as it is); the others as format_map."""
+    compiled = se.i18n._compile(template, NAMES, integers=integers, group=separator)
+    if compiled is None:
+        assert se.i18n._compile(template, NAMES) is None
+        return
+    shown = {
+        name: f"{value:,}".replace(",", separator)
+        if name in integers and type(value) is int and abs(value) >= 1000
+        else value
+        for name, value in params.items()
+    }
+    assert outcome(lambda: compiled(params)) == outcome(lambda: template.format_map(shown))
+
+
 def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
     class Recorder:
         def __init__(self, name: str, log: list[str]) -> None:
@@ -143,7 +168,7 @@ def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
             self.log.append(self.name)
             return self.name
 
-    template = "{b}{a}{_x1}{count}{a}{b}{_x1}{count}{a}"  # nine fields: three pieces
+    template = "{b}{a}{_x1}{count}{a}{b}{_x1}{count}{a}"  # nine fields
     compiled = se.i18n._compile(template, NAMES)
     assert compiled is not None
     seen: dict[str, list[str]] = {"format_map": [], "compiled": []}

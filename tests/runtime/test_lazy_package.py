@@ -25,11 +25,24 @@ CHILD = """
 import pickle
 import sys
 
+before = set(sys.modules)
 import surface_errors as se
 from surface_errors import codes
+imported = set(sys.modules) - before
 
 unbuilt = ("surface_errors._error_code", "surface_errors._records")
 assert not [name for name in unbuilt if name in sys.modules], sorted(sys.modules)
+# Nor what a first message does not need: the envelopes, the wires, the dataclasses (nor the
+# standard library's dataclasses and typing, which take longest to import).
+unneeded = (
+    "surface_errors.envelope",
+    "surface_errors.shapes",
+    "surface_errors.wire",
+    "surface_errors._info",
+)
+assert not [name for name in unneeded if name in sys.modules], sorted(sys.modules)
+assert not imported & {"typing", "dataclasses"}, sorted(imported)
+assert not [name for name in ("CodeInfo", "LayerInfo") if name in vars(se) or name in vars(codes)]
 assert "ErrorCode" not in vars(se) and "ErrorCode" not in vars(codes)
 assert codes._rows == {} and codes._CODES._built == {}
 assert codes.LIMITS._built is None
@@ -41,6 +54,8 @@ assert se.title("PERMISSION_DENIED") == "Permission denied"
 assert list(codes._texts) == ["PERMISSION_DENIED"] and codes._CODES._built == {}
 assert "surface_errors._records" in sys.modules
 assert "surface_errors._error_code" not in sys.modules and "ErrorCode" not in vars(codes)
+assert not [name for name in unneeded if name in sys.modules], sorted(sys.modules)
+assert "dataclasses" not in set(sys.modules) - before, sorted(sys.modules)
 try:
     se.message("NOT_A_CODE")
 except ValueError as error:
@@ -61,6 +76,13 @@ assert pickle.loads(pickle.dumps(member)) is member
 info = se.CODES[member]
 assert se.CODES["LLM_TIMEOUT"] is info and info.code is member
 assert pickle.loads(pickle.dumps(info)) == info
+# The enums and dataclasses that codes.py exports pickle as codes.py's, as when it defined them.
+for value in (info, se.Layer.EXECUTION, se.LAYERS[se.Layer.EXECUTION], codes.SHAPES[info.shape]):
+    assert type(value).__module__ == "surface_errors.codes", value
+    assert b"_info" not in pickle.dumps(value) and b"_kinds" not in pickle.dumps(value)
+    assert pickle.loads(pickle.dumps(value)) == value
+assert se.CodeInfo is codes.CodeInfo is vars(codes)["CodeInfo"] and codes.ShapeInfo
+assert repr(se.LAYERS).startswith("mappingproxy({<Layer.")
 assert list(se.CODES) == list(ErrorCode)
 assert [i.code for i in se.CODES.values()] == list(ErrorCode)
 assert member in se.CODES and "LLM_TIMEOUT" in se.CODES
@@ -91,6 +113,13 @@ for n in (1, 2, 5, 22):
     assert se.message("LLM_RETRIES_EXHAUSTED", "pl", attempts=n) == expected, n
 assert polish.template("LLM_RETRIES_EXHAUSTED", 1) != polish.template("LLM_RETRIES_EXHAUSTED", 5)
 assert se.message(member, "fr", seconds=5) == se.Translator("fr").message("LLM_TIMEOUT", seconds=5)
+# The envelopes' and the wires' names, and their modules, on first access.
+assert se.envelope.failure is se.failure and "failure" in vars(se)
+from surface_errors import wire
+assert se.to_problem is wire.to_problem and se.action_failure is se.shapes.action_failure
+built = se.failure("LLM_TIMEOUT", seconds=5)
+assert se.classify(built).code is member, built
+assert se.PROBLEM_JSON == "application/problem+json"
 namespace = {}
 exec("from surface_errors import *", namespace)
 assert namespace["ErrorCode"] is ErrorCode and namespace["CODES"] is se.CODES

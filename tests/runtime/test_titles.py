@@ -78,7 +78,7 @@ def test_a_title_is_found_through_the_locale_fallback_chain() -> None:
 
 
 def test_surface_types_every_title_as_text() -> None:
-    source = (ROOT / "surface_errors" / "codes.py").read_text("utf-8")
+    source = (ROOT / "surface_errors" / "_info.py").read_text("utf-8")
     assert "    title: str  #" in source  # every code has one: never None
     assert all(isinstance(info.title, str) and info.title for info in se.CODES.values())
 
@@ -121,7 +121,7 @@ def test_a_code_without_a_title_keeps_the_layer_and_code_as_its_problem_title(
 
 
 def test_codeinfo_types_the_title_as_optional_where_a_code_has_none(project: Path) -> None:
-    source = (project / PACKAGE / "codes.py").read_text("utf-8")
+    source = (project / PACKAGE / "_info.py").read_text("utf-8")
     assert "    title: str | None  #" in source
     index = (project / "ts" / "src" / PACKAGE / "index.ts").read_text("utf-8")
     assert "readonly title: string | null;" in index

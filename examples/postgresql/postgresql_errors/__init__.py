@@ -7,8 +7,6 @@ Program logic branches on :class:`ErrorCode`, never on message text. Every code'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .codes import (
     CODES,
     DOCS_URL,
@@ -18,29 +16,41 @@ from .codes import (
     REGISTRY_NAME,
     REGISTRY_VERSION,
     SOURCE_LOCALE,
-    CodeInfo,
     Layer,
-    LayerInfo,
-    LimitInfo,
     Retry,
 )
 from .i18n import Translator, fallback_chain, message, title
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
-    from .codes import ErrorCode
+    from .codes import CodeInfo, ErrorCode, LayerInfo, LimitInfo
+
+
+#: What is served on first access, not at import, by the module that defines it: a first
+#: message needs none of it (see codes.py for ErrorCode).
+_SERVED = {
+    "CodeInfo": "codes",
+    "ErrorCode": "codes",
+    "LayerInfo": "codes",
+    "LimitInfo": "codes",
+}
 
 
 def _lazy(name: str) -> object:
-    """ErrorCode, imported on first access (PEP 562): see codes.py."""
-    if name in ('ErrorCode',):
-        from . import codes
+    """A name of _SERVED, imported on its first access (PEP 562)."""
+    module = _SERVED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module  # not ``from . import``, which would call _lazy
 
-        globals()[name] = found = getattr(codes, name)
-        return found
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found: object = import_module(f".{module}", __name__)
+    if name != module:
+        found = getattr(found, name)
+    globals()[name] = found
+    return found
 
 
-if not TYPE_CHECKING:  # a type checker reads them from the import above
+if not TYPE_CHECKING:  # a type checker reads them from the imports above
     __getattr__ = _lazy
 
 __all__ = [
