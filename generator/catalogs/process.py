@@ -160,8 +160,12 @@ def _locale(locale: str) -> CatalogRun:
         seen: inputs.Seen | None = None
         if isinstance(source, inputs.Later):
             entry = job.stamped.get(path)
-            if _unread(job, path, source, entry, key, mo, mo_sha):
-                assert entry is not None and checked is not None and written is not None
+            if (
+                entry is not None
+                and written is not None
+                and checked is not None
+                and _unread(job, source, entry, written, checked, key, mo, mo_sha)
+            ):
                 _as_left(run, (locale, domain), path, mo, compiled, entry, written, checked)
                 continue
             try:
@@ -178,8 +182,8 @@ def _locale(locale: str) -> CatalogRun:
                     run.unreadable.extend(found)
                     continue
             stamped = _vouched(entry, seen)
-            if stamped is not None:
-                run.steady[path] = entry  # type: ignore[assignment]
+            if stamped is not None and entry is not None:
+                run.steady[path] = entry
             po_sha = (stamped or sha256(data)) if data is not None else None
         else:
             data = source
@@ -293,9 +297,10 @@ def _vouched(entry: list[object] | None, seen: inputs.Seen | None) -> str | None
 
 def _unread(
     job: Job,
-    path: str,
     source: inputs.Later,
-    entry: list[object] | None,
+    entry: list[object],
+    written: Written,
+    checked: Checked,
     key: str,
     mo: str | None,
     mo_sha: str | None,
@@ -304,13 +309,13 @@ def _unread(
     recorded, and by the hash recorded with them the last run wrote it from the same
     template and code (with the MO file beside it) and checked it. The file then merges
     back to itself, and everything the run needs of it is in the cache. (A save after this
-    look is a save after the run: the next one sees a new mtime and does the work.)"""
-    if job.keep or entry is None or entry[1] == -1:
+    look is a save after the run: the next one sees a new mtime and does the work.)
+    ``written`` and ``checked`` are the cache's records of the file; ``mo`` is the MO file
+    compiled from it, if any, and ``mo_sha`` that file's hash (None: it is missing)."""
+    if job.keep or entry[1] == -1:
         return False
     sha = str(entry[2])
-    written = job.previous.written.get(path)
-    checked = job.previous.checked.get(path)
-    if written is None or checked is None or written.key != key or written.po != sha:
+    if written.key != key or written.po != sha:
         return False
     if mo is not None and (mo_sha is None or written.mo != mo_sha):
         return False
@@ -335,14 +340,14 @@ def _as_left(
 ) -> None:
     """Record a PO file that stays as the last run left it, without reading it."""
     sha = str(entry[2])
+    as_left = Stored(sha, int(str(entry[0])))
     run.on_disk.items.extend(checked.problems)
     run.problems.items.extend(checked.problems)
     run.counts[catalog] = checks.Counts(*checked.counts)
     run.cache.written[path] = written
     run.cache.checked[path] = checked
     run.hashes[path] = sha
-    run.read[path] = Stored(sha, int(str(entry[0])))
-    run.files[path] = Stored(sha, int(str(entry[0])))
+    run.read[path] = run.files[path] = as_left
     run.steady[path] = entry
     if mo is not None and written.mo is not None:
         run.hashes[mo] = written.mo

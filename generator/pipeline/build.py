@@ -497,8 +497,9 @@ def regenerate(
     # a file it read with the recorded size and mtime), so no process holds them all; a
     # PO file the run changes is staged beside it by its worker.
     existing = found_catalogs(config, registry)
-    # The MO files as the last run left them, by their stat (after reading them: a file saved
-    # since then is not among them): those are neither hashed nor read again to compare.
+    # The MO files as the last run left them, by their stat: those are neither hashed nor
+    # read again to compare. (Only errorbook writes them; one changed between this look and
+    # its read keeps the stamp's old entry, so the next run hashes it and compiles it anew.)
     mo_dir = (PurePosixPath(config.display(config.python_out)) / registry.meta.package).as_posix()
     compiled = [catalog_paths.mo_path(mo_dir, x) for x in registry.meta.locales]
     steady = stamp.settled(config, compiled) if use_cache else {}

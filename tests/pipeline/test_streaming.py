@@ -201,9 +201,9 @@ def test_a_po_file_saved_after_it_was_passed_over_is_merged_by_the_next_run(
     real = catalogs._unread
     saved: list[bool] = []
 
-    def unread_then_save(job: catalogs.Job, path: str, *args: object) -> bool:
-        answer = real(job, path, *args)  # type: ignore[arg-type]
-        if answer and path.endswith("pl/LC_MESSAGES/messages.po") and not saved:
+    def unread_then_save(job: catalogs.Job, source: inputs.Later, *args: object) -> bool:
+        answer = real(job, source, *args)  # type: ignore[arg-type]
+        if answer and source.path == target and not saved:
             edit_translation(target)
             saved.append(True)
         return answer
