@@ -61,6 +61,11 @@ class InvalidInput(InputError):
         super().__init__(diagnostics.render())
         self.diagnostics = diagnostics
 
+    def __reduce__(self) -> tuple[type[InvalidInput], tuple[Diagnostics]]:
+        # Made again from its diagnostics, not its text: a registry validated in a forked
+        # process (pipeline.forks) sends its failure back pickled.
+        return type(self), (self.diagnostics,)
+
     def report(self) -> str:
         return self.diagnostics.render(with_id=True) + self.diagnostics.summary()
 

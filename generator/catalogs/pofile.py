@@ -343,8 +343,16 @@ class _Parser(PoFileParser):
 
     def feed(self, text: str) -> Iterator[str]:
         """The lines of ``text`` for :meth:`parse`, noting which one it is reading."""
-        self.rows = text.split("\n")
-        for number, line in enumerate(io.StringIO(text)):
+        self.rows = rows = text.split("\n")
+        # The lines as io.StringIO(text) gives them (ended by "\n" only, the last one
+        # without it, no empty line after a final "\n"), made from the rows: a StringIO
+        # holds its text as four bytes a character, which for a large catalog was the
+        # largest thing a worker ever held.
+        ended = len(rows) - 1
+        for number, row in enumerate(rows):
+            if number == ended and not row:
+                break
+            line = row + "\n" if number < ended else row
             self.row = number
             blank = not line.strip()
             if not blank and self.start is None:
@@ -489,18 +497,21 @@ def read(
     locale: str | None = None,
     domain: str | None = None,
     names: frozenset[str] = frozenset(),
+    remember: bool = True,
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems.
 
     The same bytes are parsed once while they fit in the cache: ``mkdocs serve`` regenerates
     on every edit, and most PO files have not changed. Callers must not change the catalog
-    they get back."""
+    they get back. ``remember=False`` keeps the result out of the cache, for a process that
+    will not read the file again (a catalog worker forked for one locale): a catalog takes
+    ten times or more the memory of its file, and the cache would hold it to the end."""
     global _read_cache_bytes
     key = (hashlib.sha256(data).digest(), path, locale, domain, names)
     cached = _READ_CACHE.get(key)
     if cached is None:
         cached = _read(data, path, locale, domain, names)
-        if len(data) <= _READ_CACHE_LIMIT:
+        if remember and len(data) <= _READ_CACHE_LIMIT:
             if _read_cache_bytes + len(data) > _READ_CACHE_LIMIT:
                 _READ_CACHE.clear()
                 _read_cache_bytes = 0

@@ -8,17 +8,17 @@ run with a diagnostic, so a broken catalog is never overwritten.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
-import multiprocessing as mp
 import os
 import stat
 from collections.abc import Callable, Collection, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from .. import inputs
 from ..diagnostics import Diagnostics, Mark
 from ..digest import digest
+from ..pipeline import forks
 from ..pipeline.cache import CatalogCache, Checked, Written, fingerprint
 from ..pipeline.output import Output, Stored
 from ..registry.model import Registry
@@ -124,6 +124,7 @@ class Job:
     stamped: Mapping[str, list[object]]  # the stamp's entries of PO files a worker reads
     manifest: Collection[str]  # output.previous: the files errorbook wrote last time
     stage: Callable[[str, bytes], Stored] | None  # output.stage, for a changed PO file
+    forked: bool  # each locale runs in a process forked for it (pipeline.forks)
 
 
 _JOB: Job | None = None
@@ -139,138 +140,143 @@ def _locale(locale: str) -> CatalogRun:
     it, and all of that holds, it is not even read."""
 
     assert _JOB is not None
-    job = _JOB
-    registry = job.registry
     run = CatalogRun()
-    counts = job.counts
     for domain in DOMAINS:
-        path = po_path(job.locales_dir, locale, job.names[domain])
-        mo = mo_path(job.package_dir, locale) if domain == "messages" else None
-        key = digest(job.sources[domain], locale, path, mo or "")
-        compiled = job.compiled.get(mo) if mo is not None else None
-        mo_sha = (
-            content_hash(compiled, mo, job.settled)
-            if mo is not None and compiled is not None
-            else None
-        )
-        written = job.previous.written.get(path)
-        checked = job.previous.checked.get(path)
-        source = job.existing.get(path)
-        later = isinstance(source, inputs.Later)
-        seen: inputs.Seen | None = None
-        if isinstance(source, inputs.Later):
-            entry = job.stamped.get(path)
-            if (
-                entry is not None
-                and written is not None
-                and checked is not None
-                and _unread(job, source, entry, written, checked, key, mo, mo_sha)
-            ):
-                _as_left(run, (locale, domain), path, mo, compiled, entry, written, checked)
-                continue
-            try:
-                data, seen = source.read()
-            except inputs.InputFileError as exc:
-                run.unreadable.error(
-                    "E-FILE-UNREADABLE", Mark(path, 1, 1), f"this path {exc.reason}", exc.hint
-                )
-                continue
-            if data is not None:
-                found = Diagnostics()
-                claim(path, data, job.manifest, domain, found)
-                if found.has_errors:
-                    run.unreadable.extend(found)
-                    continue
-            stamped = _vouched(entry, seen)
-            if stamped is not None and entry is not None:
-                run.steady[path] = entry
-            po_sha = (stamped or sha256(data)) if data is not None else None
-        else:
-            data = source
-            po_sha = content_hash(data, path, job.settled) if data is not None else None
-        kept = (
-            data is not None
-            and written is not None
-            and written.key == key
-            and written.po == po_sha
-            and (mo is None or (mo_sha is not None and written.mo == mo_sha))
-        )
-        check_key = digest(key, po_sha or "")
-        reuse = kept and checked is not None and checked.key == check_key and not job.keep
-        parsed = None
-        memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
-        if data is not None and not reuse:
-            read = _review(data, path, locale, domain, job, memo)
-            if isinstance(read, Diagnostics):
-                run.unreadable.extend(read)
-                continue
-            parsed, found, tally = read
-            checked = Checked(check_key, tuple(found.items), _four(tally))
-        if checked is not None and data is not None:
-            run.on_disk.items.extend(checked.problems)
-        if later:
-            run.read[path] = (
-                Stored(po_sha or "", len(data), None, seen) if data is not None else None
-            )
-        if kept:
-            assert data is not None
-            run.files[path] = data
-            if mo is not None and compiled is not None:
-                run.files[mo] = compiled
-            if job.keep:  # a catalog that merges back to itself is its own merge
-                assert parsed is not None
-                run.merged[(locale, domain)] = parsed
-        else:
-            name = job.names[domain]
-            named = {"name": name} if name != domain else {}  # by default, the 4-argument call
-            merged = catalog.merge(registry, domain, locale, parsed, **named)
-            parsed = None  # a locale's catalogs are large: hold one at a time where possible
-            made = pofile.write(merged)
-            run.files[path] = made
-            if mo is not None:
-                run.files[mo] = catalog.compile_mo(merged, counts)
-            if job.keep:
-                run.merged[(locale, domain)] = merged
-            if data is not None and made != data:
-                # The checks of the file as written, at the lines it will have: the merge
-                # moves entries, and can fix the header or make an entry fuzzy. Entries the
-                # merge kept as they were are not checked again (the memo).
-                text = made.decode("utf-8")
-                lines = pofile.entry_lines(merged, text)
-                found, tally = checks.review(
-                    merged, lines, path, locale, domain, registry, text, memo=memo
-                )
-                checked = Checked(digest(key, sha256(made)), tuple(found.items), _four(tally))
-        if checked is not None and data is not None:
-            run.problems.items.extend(checked.problems)
-            run.counts[(locale, domain)] = checks.Counts(*checked.counts)
-        output = run.files[path]
-        assert isinstance(output, bytes)
-        if not kept:  # hashes of what was just made (kept files were hashed above)
-            po_sha = sha256(output)
-            made_mo = run.files[mo] if mo is not None else None
-            mo_sha = sha256(made_mo) if isinstance(made_mo, bytes) else None
-        run.cache.written[path] = Written(key, po_sha or "", mo_sha)
-        run.hashes[path] = po_sha or ""
-        if mo is not None and mo_sha is not None:
-            run.hashes[mo] = mo_sha
-        if checked is not None and data is not None:  # the file as it now is, by its hash
-            run.cache.checked[path] = checked
-        if mo is not None and compiled is not None and run.files.get(mo) == compiled:
-            del run.files[mo]  # the parent has these bytes: no need to send them back
-            run.same.append(mo)
-        if output == data:  # a worker need not send back what the parent already has
-            if later:
-                run.files[path] = Stored(po_sha or "", len(output), None, seen)
-            else:
-                del run.files[path]
-                run.same.append(path)
-        elif job.stage is not None and data is not None:
-            # A changed PO file goes to a staged file beside it, not back to the parent;
-            # where it cannot (a full disk), back to the parent, whose writer then says why.
-            with contextlib.suppress(OSError):
-                run.files[path] = job.stage(path, output)
+        # One domain at a time, in a call of its own: its catalogs, text and checks are
+        # freed before the next domain's file is read, so a locale's peak is its larger
+        # domain's, not the sum of both.
+        _domain(_JOB, run, locale, domain)
     return run
+
+
+def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
+    """One domain's catalogs of one locale (see :func:`_locale`), added to ``run``."""
+    registry = job.registry
+    counts = job.counts
+    path = po_path(job.locales_dir, locale, job.names[domain])
+    mo = mo_path(job.package_dir, locale) if domain == "messages" else None
+    key = digest(job.sources[domain], locale, path, mo or "")
+    compiled = job.compiled.get(mo) if mo is not None else None
+    mo_sha = (
+        content_hash(compiled, mo, job.settled) if mo is not None and compiled is not None else None
+    )
+    written = job.previous.written.get(path)
+    checked = job.previous.checked.get(path)
+    source = job.existing.get(path)
+    later = isinstance(source, inputs.Later)
+    seen: inputs.Seen | None = None
+    if isinstance(source, inputs.Later):
+        entry = job.stamped.get(path)
+        if (
+            entry is not None
+            and written is not None
+            and checked is not None
+            and _unread(job, source, entry, written, checked, key, mo, mo_sha)
+        ):
+            _as_left(run, (locale, domain), path, mo, compiled, entry, written, checked)
+            return
+        try:
+            data, seen = source.read()
+        except inputs.InputFileError as exc:
+            run.unreadable.error(
+                "E-FILE-UNREADABLE", Mark(path, 1, 1), f"this path {exc.reason}", exc.hint
+            )
+            return
+        if data is not None:
+            found = Diagnostics()
+            claim(path, data, job.manifest, domain, found)
+            if found.has_errors:
+                run.unreadable.extend(found)
+                return
+        stamped = _vouched(entry, seen)
+        if stamped is not None and entry is not None:
+            run.steady[path] = entry
+        po_sha = (stamped or sha256(data)) if data is not None else None
+    else:
+        data = source
+        po_sha = content_hash(data, path, job.settled) if data is not None else None
+    kept = (
+        data is not None
+        and written is not None
+        and written.key == key
+        and written.po == po_sha
+        and (mo is None or (mo_sha is not None and written.mo == mo_sha))
+    )
+    check_key = digest(key, po_sha or "")
+    reuse = kept and checked is not None and checked.key == check_key and not job.keep
+    parsed = None
+    memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
+    if data is not None and not reuse:
+        read = _review(data, path, locale, domain, job, memo)
+        if isinstance(read, Diagnostics):
+            run.unreadable.extend(read)
+            return
+        parsed, found, tally = read
+        del read  # the catalog as read is let go after the merge (parsed = None below)
+        checked = Checked(check_key, tuple(found.items), _four(tally))
+    if checked is not None and data is not None:
+        run.on_disk.items.extend(checked.problems)
+    if later:
+        run.read[path] = Stored(po_sha or "", len(data), None, seen) if data is not None else None
+    if kept:
+        assert data is not None
+        run.files[path] = data
+        if mo is not None and compiled is not None:
+            run.files[mo] = compiled
+        if job.keep:  # a catalog that merges back to itself is its own merge
+            assert parsed is not None
+            run.merged[(locale, domain)] = parsed
+    else:
+        name = job.names[domain]
+        named = {"name": name} if name != domain else {}  # by default, the 4-argument call
+        merged = catalog.merge(registry, domain, locale, parsed, **named)
+        parsed = None  # a locale's catalogs are large: hold one at a time where possible
+        made = pofile.write(merged)
+        merged.origin = None  # written: the catalog as read, and its lines, can go
+        run.files[path] = made
+        if mo is not None:
+            run.files[mo] = catalog.compile_mo(merged, counts)
+        if job.keep:
+            run.merged[(locale, domain)] = merged
+        if data is not None and made != data:
+            # The checks of the file as written, at the lines it will have: the merge
+            # moves entries, and can fix the header or make an entry fuzzy. Entries the
+            # merge kept as they were are not checked again (the memo).
+            text = made.decode("utf-8")
+            lines = pofile.entry_lines(merged, text)
+            found, tally = checks.review(
+                merged, lines, path, locale, domain, registry, text, memo=memo
+            )
+            checked = Checked(digest(key, sha256(made)), tuple(found.items), _four(tally))
+    if checked is not None and data is not None:
+        run.problems.items.extend(checked.problems)
+        run.counts[(locale, domain)] = checks.Counts(*checked.counts)
+    output = run.files[path]
+    assert isinstance(output, bytes)
+    if not kept:  # hashes of what was just made (kept files were hashed above)
+        po_sha = sha256(output)
+        made_mo = run.files[mo] if mo is not None else None
+        mo_sha = sha256(made_mo) if isinstance(made_mo, bytes) else None
+    run.cache.written[path] = Written(key, po_sha or "", mo_sha)
+    run.hashes[path] = po_sha or ""
+    if mo is not None and mo_sha is not None:
+        run.hashes[mo] = mo_sha
+    if checked is not None and data is not None:  # the file as it now is, by its hash
+        run.cache.checked[path] = checked
+    if mo is not None and compiled is not None and run.files.get(mo) == compiled:
+        del run.files[mo]  # the parent has these bytes: no need to send them back
+        run.same.append(mo)
+    if output == data:  # a worker need not send back what the parent already has
+        if later:
+            run.files[path] = Stored(po_sha or "", len(output), None, seen)
+        else:
+            del run.files[path]
+            run.same.append(path)
+    elif job.stage is not None and data is not None:
+        # A changed PO file goes to a staged file beside it, not back to the parent;
+        # where it cannot (a full disk), back to the parent, whose writer then says why.
+        with contextlib.suppress(OSError):
+            run.files[path] = job.stage(path, output)
 
 
 def _review(
@@ -279,7 +285,9 @@ def _review(
     """A PO file as read, and the problems and counts of its checks; or why it does not
     parse. (A function of its own, so that the file's text and line table are freed as soon
     as the checks are done.)"""
-    parsed, lines, problems = pofile.read(data, path, locale, domain, job.code_names)
+    parsed, lines, problems = pofile.read(
+        data, path, locale, domain, job.code_names, remember=not job.forked
+    )
     if problems.has_errors:
         return problems
     text = data.decode("utf-8")
@@ -370,6 +378,11 @@ def _four(counts: Counts) -> tuple[int, int, int, int]:
     return counts.translated, counts.fuzzy, counts.untranslated, counts.rejected
 
 
+def _template_text(registry: Registry, names: Mapping[str, str], domain: str) -> bytes:
+    """The POT file of ``domain``."""
+    return pofile.write(catalog.template(registry, domain, names[domain]))
+
+
 def workers() -> int:
     """How many processes the catalogs may use: ERRORBOOK_JOBS, or every core."""
     try:
@@ -416,12 +429,25 @@ def process(
     changed PO file to a staged file beside it; the run then passes it as an
     ``output.Stored``, and the caller must ``output.write`` or ``output.discard`` it."""
     global _JOB
+    locales = list(registry.meta.locales)
+    size = sum(
+        data.size if isinstance(data, inputs.Later) else len(data) for data in existing.values()
+    )
+    count = min(workers(), len(locales))
+    forked = count > 1 and size >= PARALLEL_MIN_BYTES and forks.available()
     known = templates or {}
     texts = {
-        domain: known.get(pot_path(locales_dir, names[domain]))
-        or pofile.write(catalog.template(registry, domain, names[domain]))
+        domain: text
         for domain in DOMAINS
+        if (text := known.get(pot_path(locales_dir, names[domain]))) is not None
     }
+    missing = [domain for domain in DOMAINS if domain not in texts]
+    # The POT files, where the caller did not have them: in processes of their own when the
+    # locales will be, so that the template catalogs' garbage is not in every worker's pages.
+    make = functools.partial(_template_text, registry, names)
+    made = forks.map_forked(make, missing, count) if forked else [make(d) for d in missing]
+    texts.update(zip(missing, made, strict=True))
+    texts = {domain: texts[domain] for domain in DOMAINS}  # in the domains' order, as before
     count_names = repr(sorted((c.name, c.message.count or "") for c in registry.codes))
     _JOB = Job(
         registry,
@@ -439,16 +465,11 @@ def process(
         stamped or {},
         manifest,
         stage,
+        forked,
     )
-    locales = list(registry.meta.locales)
-    size = sum(
-        data.size if isinstance(data, inputs.Later) else len(data) for data in existing.values()
-    )
-    count = min(workers(), len(locales))
     try:
-        if count > 1 and size >= PARALLEL_MIN_BYTES and "fork" in mp.get_all_start_methods():
-            with ProcessPoolExecutor(max_workers=count, mp_context=mp.get_context("fork")) as pool:
-                parts = list(pool.map(_locale, locales))
+        if forked:
+            parts = forks.map_forked(_locale, locales, count)  # one process per locale
         else:
             parts = [_locale(locale) for locale in locales]
     finally:

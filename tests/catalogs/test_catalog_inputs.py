@@ -9,14 +9,19 @@ errorbook does own stay as they were.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from generator.catalogs import catalog, entries
+from generator.catalogs import catalog, entries, pofile
+from generator.catalogs.catalog import StableCatalog
+from generator.diagnostics import Diagnostics
 from generator.registry.validate import load_registry_text
 
 from ..conftest import (
@@ -351,3 +356,12 @@ def test_every_context_errorbook_writes_is_one_it_owns() -> None:
 def test_errorbooks_header_comments_carry_its_mark() -> None:
     for text in catalog.HEADER_COMMENT.values():
         assert any(mark in text for mark in catalog.MARKS), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(["a", "é", "…", " ", "\n", "\r", "\x0b", "\u2028"])))
+def test_the_reader_sees_the_lines_a_stringio_would(text: str) -> None:
+    """The PO reader splits a file into lines itself rather than through io.StringIO, which
+    holds four bytes a character; Babel's parser must get exactly the same lines."""
+    reader = pofile._Parser(StableCatalog(), "x.po", Diagnostics())
+    assert list(reader.feed(text)) == list(io.StringIO(text))

@@ -1,0 +1,84 @@
+"""Workers forked per task: results in order, failures told, nothing carried over."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from generator.pipeline import forks
+
+pytestmark = pytest.mark.skipif(not forks.available(), reason="needs the fork start method")
+
+HELD: list[bytes] = []  # what a task leaves behind in its process
+
+
+def _pid_and_leftovers(item: int) -> tuple[int, int, int]:
+    """The task's own process, what earlier tasks left in it, and its item."""
+    found = len(HELD)
+    HELD.append(b"x" * 1_000_000)  # a task that keeps what it read, as a catalog's pages are
+    return os.getpid(), found, item
+
+
+def test_each_task_runs_in_a_process_of_its_own() -> None:
+    answers = forks.map_forked(_pid_and_leftovers, list(range(7)), 2)
+    assert [item for _, _, item in answers] == list(range(7))  # in the order of the items
+    pids = {pid for pid, _, _ in answers}
+    assert len(pids) == 7 and os.getpid() not in pids
+    # Nothing an earlier task held is in the next one's process: it starts as the parent is.
+    assert [found for _, found, _ in answers] == [0] * 7
+    assert HELD == []
+
+
+def _fails_on_three(item: int) -> int:
+    if item == 3:
+        raise ValueError(f"item {item} is bad")
+    return item * 2
+
+
+def test_a_task_s_exception_is_raised_in_the_parent() -> None:
+    assert forks.map_forked(_fails_on_three, [0, 1, 2], 2) == [0, 2, 4]
+    with pytest.raises(ValueError, match="item 3 is bad"):
+        forks.map_forked(_fails_on_three, [0, 1, 2, 3, 4, 5], 2)
+
+
+class Unpicklable(Exception):
+    def __reduce__(self) -> str | tuple[object, ...]:
+        raise TypeError("cannot pickle this")
+
+
+def _raises_unpicklable(item: int) -> int:
+    raise Unpicklable(f"odd failure {item}")
+
+
+class TwoArguments(Exception):
+    def __init__(self, what: str, where: int) -> None:
+        super().__init__(f"{what} at {where}")  # pickles, but TwoArguments(text) fails
+
+
+def _raises_one_way(item: int) -> int:
+    raise TwoArguments("one-way failure", item)
+
+
+def test_an_exception_that_does_not_pickle_is_told_by_its_text() -> None:
+    with pytest.raises(forks.WorkerLost, match="Unpicklable: odd failure 0"):
+        forks.map_forked(_raises_unpicklable, [0], 1)
+    with pytest.raises(forks.WorkerLost, match="TwoArguments: one-way failure at 4"):
+        forks.map_forked(_raises_one_way, [4], 1)
+
+
+def _killed(item: int) -> int:
+    if item == 1:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer does
+    return item
+
+
+def test_a_worker_killed_without_answering_is_an_error_not_a_hang() -> None:
+    with pytest.raises(forks.WorkerLost, match=r"exit status -9"):
+        forks.map_forked(_killed, [0, 1, 2, 3], 2)
+    assert forks.map_forked(_killed, [0, 2], 2) == [0, 2]  # the pool itself is unharmed
+
+
+def test_no_items_no_processes() -> None:
+    assert forks.map_forked(_pid_and_leftovers, [], 2) == []
