@@ -59,12 +59,13 @@ def counts(catalog: StableCatalog, registry: Registry, domain: str) -> Counts:
 Locate = Callable[[str, "int | None"], Mark]
 
 
-def locator(rows: list[str], path: str, start: int) -> Locate:
+def locator(lines: Callable[[], list[str]], path: str, start: int) -> Locate:
     """Find the line of ``msgstr`` or ``msgstr[N]`` in the entry that starts at ``start``
-    (``rows`` are the file's lines, split once per file), and with an ``offset`` into the
-    translated text, the line and column where that character is written."""
+    (``lines()`` gives the file's lines, split once per file), and with an ``offset`` into
+    the translated text, the line and column where that character is written."""
 
     def locate(keyword: str, offset: int | None = None) -> Mark:
+        rows = lines()
         answered = False  # a blank line ends the entry only after its msgstr (pofile.lint)
         for number in range(max(start - 1, 0), len(rows)):
             row = rows[number].lstrip()
@@ -185,12 +186,23 @@ def review(
     *,
     header: bool = True,
     memo: Memo | None = None,
+    rows: list[str] | None = None,
 ) -> tuple[Diagnostics, Counts]:
     """The problems of one catalog, each at its line in ``text`` (the file's text; ``lines``
     gives each entry's msgid line in it), and its counts, in one pass: a translation with a
     problem counts as rejected, so ``stats`` and ``check`` never disagree about it. Without
-    ``header``, only the entries are checked (the counts are then what is wanted)."""
-    rows = text.split("\n") if text else []
+    ``header``, only the entries are checked (the counts are then what is wanted).
+
+    ``text`` is split into lines only when a problem is to be placed in it: for a large
+    catalog the lines take twice the memory of the file, and most files have no problem.
+    A caller that has the lines already (a catalog as read keeps them) passes ``rows``."""
+    split: list[list[str]] = [rows] if rows is not None else []
+
+    def file_rows() -> list[str]:
+        if not split:
+            split.append(text.split("\n"))
+        return split[0]
+
     found = Diagnostics()
     if header:
         _check_header(catalog, path, locale, found)
@@ -221,7 +233,7 @@ def review(
             count,
             message.context in brace,
             found,
-            locator(rows, path, line) if rows else None,
+            locator(file_rows, path, line) if text or rows is not None else None,
             memo,
         )
         if refused:

@@ -290,8 +290,11 @@ def _review(
     )
     if problems.has_errors:
         return problems
-    text = data.decode("utf-8")
-    found, tally = checks.review(parsed, lines, path, locale, domain, job.registry, text, memo=memo)
+    # The catalog as read keeps the file's lines (see StableCatalog.raw_entry): the checks
+    # place their problems in those, with no second copy of the text.
+    found, tally = checks.review(
+        parsed, lines, path, locale, domain, job.registry, memo=memo, rows=parsed.rows
+    )
     return parsed, found, tally
 
 

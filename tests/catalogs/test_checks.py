@@ -298,7 +298,7 @@ def test_a_form_is_found_after_a_blank_line_or_indented() -> None:
         "",
         'msgctxt "Y"',
     ]
-    locate = checks.locator(rows, "x.po", 1)
+    locate = checks.locator(lambda: rows, "x.po", 1)
     assert locate("msgstr[0]", 0) == Mark("x.po", 5, 12)
     assert locate("msgstr[1]", 0) == Mark("x.po", 6, 14)
     assert locate("msgstr[1]", None) == Mark("x.po", 6, 3)
