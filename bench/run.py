@@ -864,6 +864,8 @@ def bench_docs(size: synth.Size, target: float, scratch: Path, timeout: float) -
     def build(fresh: bool) -> Child:
         if fresh:  # as in a fresh clone: no earlier build to compare with (not timed)
             shutil.rmtree(site / "build", ignore_errors=True)
+            for memo in (work / ".errorbook-cache").glob("site-tabs-*"):
+                memo.unlink()  # nor the example tabs an earlier build made
         else:
             edit_one_code()
         os.sync()  # the disk work of what came before must not land in the timed run
@@ -1432,7 +1434,8 @@ def report(
         "by side, each into a staging folder (in memory where the machine has room in "
         "`/dev/shm`), then `site/build` is brought in line with them, rewriting only the "
         "files whose bytes differ. It is timed twice: into an empty `site/build`, as in a "
-        f"fresh clone ({FIRST_RUNS} runs; before each, untimed, the folder is deleted), then "
+        f"fresh clone ({FIRST_RUNS} runs; before each, untimed, the folder and the "
+        "example tabs the plugin kept from the last build are deleted), then "
         "again over the build it left, as `make` rebuilds after an edit "
         f"({DOCS_RUNS} runs; before each, untimed, one more code's message is reworded and "
         "`errorbook generate` run). The disk is synced before each run, so that no earlier "

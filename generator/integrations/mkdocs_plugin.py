@@ -47,6 +47,7 @@ from mkdocs.plugins import BasePlugin
 from .. import config
 from ..commands.site import SERVING
 from ..diagnostics import InvalidInput
+from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
 from ..pipeline import stamp
@@ -107,6 +108,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         #: Makes the example tabs' HTML, when the site's Markdown settings allow it.
         self._renderer: example_tabs.Renderer | None = None
         self._renderer_known = False
+        #: The tabs earlier builds made, kept for the next (None: made afresh each time).
+        self._memo: example_tabs.Memo | None = None
         #: The example tabs' HTML made for each page, until Markdown has made the rest.
         self._made: dict[str, str] = {}
 
@@ -123,7 +126,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
-        self._renderer, self._renderer_known = None, False
+        self._renderer, self._renderer_known, self._memo = None, False, None
         return config
 
     def _tabs_renderer(self, config: MkDocsConfig) -> example_tabs.Renderer | None:
@@ -134,7 +137,20 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             if example_tabs.supported(config.markdown_extensions, config.mdx_configs):
                 with contextlib.suppress(ImportError):  # without Pygments: Markdown makes them
                     self._renderer = example_tabs.Renderer(_inline(config))
+                    self._memo = self._tabs_memo(config)
         return self._renderer
+
+    def _tabs_memo(self, mkdocs_config: MkDocsConfig) -> example_tabs.Memo | None:
+        """The tabs the last build of this configuration made, in the project's cache folder
+        (a file per configuration: the languages build side by side)."""
+        made_with = example_tabs.fingerprint(
+            mkdocs_config.markdown_extensions, mkdocs_config.mdx_configs or {}
+        )
+        if made_with is None:
+            return None
+        source = Path(mkdocs_config.config_file_path).resolve()
+        name = f"{stamp.CACHE_DIR}/site-tabs-{source.stem}-{digest(str(source))[:12]}.json.z"
+        return example_tabs.Memo(self._settings(mkdocs_config).root, name, made_with)
 
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent
@@ -188,7 +204,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if start < 0 or end < 0 or not example_tabs.alone(markdown, start, end):
             return markdown
         tabs = read_tabs(markdown[start + len(EXAMPLES_START) : end])
-        made = renderer.render(tabs) if tabs else None
+        if not tabs:
+            return markdown
+        made = (
+            renderer.render(tabs)
+            if self._memo is None
+            else self._memo.render(tabs, renderer.render)
+        )
         if made is None:
             return markdown
         self._made[page.file.src_uri] = made
@@ -231,6 +253,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if not isinstance(alternates, Sequence) or not config.site_url:
             return output
         return translations(output, page.url, config.site_url, alternates, serving=self.serving)
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Keep the tabs this build made for the next one (under ``mkdocs serve``, the next
+        rebuild), and decide again then: the site's Markdown settings may have changed."""
+        if self._memo is not None:
+            self._memo.save()
+        self._renderer, self._renderer_known, self._memo = None, False, None
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if os.environ.get(SERVING):

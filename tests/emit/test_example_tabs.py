@@ -3,7 +3,10 @@ the same page, or left to Markdown."""
 
 from __future__ import annotations
 
+import json
+import zlib
 from collections.abc import Callable
+from importlib import metadata
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -17,6 +20,29 @@ from generator.integrations import example_tabs
 from generator.integrations.mkdocs_plugin import ErrorbookPlugin
 
 from ..conftest import ROOT
+
+
+@pytest.fixture(autouse=True)
+def _no_memo(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plugin makes every page's tabs afresh, and reads no memo from the repository's
+    cache, except in the tests of the memo, which give it a folder of their own."""
+    if "memo_root" not in request.fixturenames:
+        monkeypatch.setattr(ErrorbookPlugin, "_tabs_memo", lambda self, config: None)
+
+
+@pytest.fixture
+def memo_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(
+        ErrorbookPlugin, "_settings", lambda self, config: SimpleNamespace(root=tmp_path)
+    )
+    return tmp_path
+
+
+def _markdown_only() -> ErrorbookPlugin:
+    """The plugin as it is where it cannot make the tabs: Markdown makes them."""
+    plugin = ErrorbookPlugin()
+    plugin._renderer, plugin._renderer_known = None, True
+    return plugin
 
 
 def _examples() -> list[wires.Example]:
@@ -106,7 +132,7 @@ def test_the_tabs_the_plugin_makes_are_those_markdown_makes() -> None:
         fast = ErrorbookPlugin()
         fast.on_config(config)
         assert fast._tabs_renderer(config) is not None, lang
-        slow = ErrorbookPlugin()  # the same plugin, leaving the tabs to Markdown
+        slow = _markdown_only()
         for path in sorted((site / "docs" / lang / "codes").glob("*.md")):
             text = _body(path)
             if wires.EXAMPLES_START not in text:
@@ -203,7 +229,7 @@ def test_a_title_markdown_makes_more_of_than_a_label_is_left_to_markdown(title: 
     fine = wires.tabs(_examples(), lambda label: f"*{label}* <b>x</b>", str)
     assert plugin.on_page_markdown(fine, page=page, config=config, files=None) != fine
     made = _through_plugin(plugin, config, page, fine)
-    assert made == _through_plugin(ErrorbookPlugin(), config, page, fine)
+    assert made == _through_plugin(_markdown_only(), config, page, fine)
     assert '<label for="__tabbed_1_1"><em>Python</em> <b>x</b></label>' in made
 
 
@@ -217,3 +243,104 @@ def test_an_extension_another_plugin_adds_is_seen() -> None:
     text = wires.tabs(_examples(), str, lambda call: f"{call} returns:")
     page = _page("codes/a_b.md")
     assert plugin.on_page_markdown(text, page=page, config=config, files=None) == text
+
+
+def _code_pages(lang: str, count: int) -> dict[str, str]:
+    folder = ROOT / "site" / "docs" / lang / "codes"
+    pages = {
+        f"codes/{path.name}": _body(path)
+        for path in sorted(folder.glob("*.md"))
+        if wires.EXAMPLES_START in path.read_text("utf-8")
+    }
+    return dict(list(pages.items())[:count])
+
+
+def _build_pages(
+    config: Any, pages: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, str], int]:
+    """Each page's HTML as one build of the plugin makes it, and how many pages' tabs it had
+    to make (the others came from the memo)."""
+    made: list[int] = []
+    render = example_tabs.Renderer.render
+
+    def counted(self: example_tabs.Renderer, tabs: Any) -> str | None:
+        made.append(1)
+        return render(self, tabs)
+
+    monkeypatch.setattr(example_tabs.Renderer, "render", counted)
+    plugin = ErrorbookPlugin()
+    plugin.on_config(config)
+    html = {uri: _through_plugin(plugin, config, _page(uri), text) for uri, text in pages.items()}
+    plugin.on_post_build(config=config)
+    monkeypatch.setattr(example_tabs.Renderer, "render", render)
+    return html, len(made)
+
+
+def _by_markdown(config: Any, pages: dict[str, str]) -> dict[str, str]:
+    plugin = _markdown_only()
+    return {uri: _through_plugin(plugin, config, _page(uri), text) for uri, text in pages.items()}
+
+
+def test_a_rebuild_takes_unchanged_tabs_from_the_memo_and_gives_the_same_bytes(
+    memo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through every kind of change (none, a page's example, the Markdown settings, a damaged
+    memo, one page gone), each build gives what Markdown alone makes of the pages, to the
+    byte, and makes afresh exactly the tabs the memo cannot answer for."""
+    config = _config(ROOT / "site", "de")
+    pages = _code_pages("de", 12)
+    assert len(pages) == 12
+
+    def build(expected_made: int) -> None:
+        html, made = _build_pages(config, pages, monkeypatch)
+        assert html == _by_markdown(config, pages)
+        assert made == expected_made
+
+    build(12)  # the first build makes them all
+    (memo,) = (memo_root / ".errorbook-cache").glob("site-tabs-mkdocs.de-*.json.z")
+    build(0)  # nothing changed
+    first = next(iter(pages))
+    message = pages[first].split("'message': '", 1)[1].split("'", 1)[0]
+    pages[first] = pages[first].replace(message, "Ein anderer Text.")
+    assert pages[first].count("Ein anderer Text.") >= 2
+    build(1)  # one page's example changed: its tabs only
+    build(0)
+    config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "permalink": "#"}
+    build(12)  # other Markdown settings: every page's tabs again
+    build(0)
+    memo.write_bytes(memo.read_bytes()[:-40])
+    build(12)  # a damaged memo is an empty one
+    del pages[first]
+    build(0)
+    kept = json.loads(zlib.decompress(memo.read_bytes()))["pages"]
+    assert len(kept) == 11  # what the last build did not use is not kept
+
+
+def test_a_memo_of_other_libraries_or_code_is_not_used(
+    memo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _config(ROOT / "site", "en")
+    pages = _code_pages("en", 3)
+    _build_pages(config, pages, monkeypatch)
+    real = metadata.version
+    monkeypatch.setattr(
+        metadata,
+        "version",
+        lambda name: "99.0" if name == "Pygments" else real(name),
+    )
+    html, made = _build_pages(config, pages, monkeypatch)
+    assert made == 3
+    assert html == _by_markdown(config, pages)
+    monkeypatch.setattr(example_tabs, "_SOURCES", (*example_tabs._SOURCES, Path(__file__)))
+    assert _build_pages(config, pages, monkeypatch)[1] == 3
+
+
+def test_markdown_settings_that_cannot_be_written_down_get_no_memo(
+    memo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = _config(ROOT / "site", "en")
+    config.mdx_configs["toc"] = {**config.mdx_configs.get("toc", {}), "slugify": lambda t, s: t}
+    pages = _code_pages("en", 2)
+    assert _build_pages(config, pages, monkeypatch)[1] == 2
+    assert _build_pages(config, pages, monkeypatch)[1] == 2
+    assert not list((memo_root / ".errorbook-cache").glob("site-tabs-*"))
