@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 from .. import inputs
 from ..diagnostics import Diagnostics, Mark
 from ..digest import digest
-from ..pipeline.cache import CatalogCache, Checked, Written, fingerprint
+from ..pipeline.cache import (
+    CatalogCache,
+    Checked,
+    Written,
+    fingerprint,
+    verdicts_bytes,
+    verdicts_salt,
+)
 from ..pipeline.output import Output, Stored
 from ..registry.model import Registry
 from . import catalog, checks, pofile
@@ -199,8 +206,11 @@ def _locale(locale: str) -> CatalogRun:
         reuse = kept and checked is not None and checked.key == check_key and not job.keep
         parsed = None
         memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
+        verdicts = None
         if data is not None and not reuse:
-            read = _review(data, path, locale, domain, job, memo)
+            salt = verdicts_salt(locale, domain, path)
+            verdicts = checks.Verdicts(salt, job.previous.known(path, salt))
+            read = _review(data, path, locale, domain, job, memo, verdicts)
             if isinstance(read, Diagnostics):
                 run.unreadable.extend(read)
                 continue
@@ -238,9 +248,13 @@ def _locale(locale: str) -> CatalogRun:
                 text = made.decode("utf-8")
                 lines = pofile.entry_lines(merged, text)
                 found, tally = checks.review(
-                    merged, lines, path, locale, domain, registry, text, memo=memo
+                    merged, lines, path, locale, domain, registry, text, memo=memo, contexts=counts
                 )
                 checked = Checked(digest(key, sha256(made)), tuple(found.items), _four(tally))
+        if verdicts is not None:  # what the next run need not check again, if it changed
+            seals = verdicts.record(memo)
+            if seals != verdicts.known:
+                run.cache.verdicts[path] = verdicts_bytes(salt, seals)
         if checked is not None and data is not None:
             run.problems.items.extend(checked.problems)
             run.counts[(locale, domain)] = checks.Counts(*checked.counts)
@@ -274,7 +288,13 @@ def _locale(locale: str) -> CatalogRun:
 
 
 def _review(
-    data: bytes, path: str, locale: str, domain: str, job: Job, memo: checks.Memo
+    data: bytes,
+    path: str,
+    locale: str,
+    domain: str,
+    job: Job,
+    memo: checks.Memo,
+    verdicts: checks.Verdicts,
 ) -> tuple[catalog.StableCatalog, Diagnostics, Counts] | Diagnostics:
     """A PO file as read, and the problems and counts of its checks; or why it does not
     parse. (A function of its own, so that the file's text and line table are freed as soon
@@ -283,7 +303,18 @@ def _review(
     if problems.has_errors:
         return problems
     text = data.decode("utf-8")
-    found, tally = checks.review(parsed, lines, path, locale, domain, job.registry, text, memo=memo)
+    found, tally = checks.review(
+        parsed,
+        lines,
+        path,
+        locale,
+        domain,
+        job.registry,
+        text,
+        memo=memo,
+        verdicts=verdicts,
+        contexts=job.counts,
+    )
     return parsed, found, tally
 
 
@@ -470,6 +501,7 @@ def process(
         run.counts.update(part.counts)
         run.cache.written.update(part.cache.written)
         run.cache.checked.update(part.cache.checked)
+        run.cache.verdicts.update(part.cache.verdicts)
         run.hashes.update(part.hashes)
         run.read.update(part.read)
         run.steady.update(part.steady)

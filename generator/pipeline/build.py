@@ -551,6 +551,8 @@ def _write(
         settled=hashes,
     )
     output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    for path, record in sorted(catalog_run.cache.verdicts.items()):
+        output.write_cache(config.root, cache.verdicts_path(path), record)
     for key in fresh:
         output.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
