@@ -237,8 +237,8 @@ def _locale(locale: str) -> CatalogRun:
             parsed = None  # a locale's catalogs are large: hold one at a time where possible
             made = pofile.write(merged)
             run.files[path] = made
-            if mo is not None:
-                run.files[mo] = catalog.compile_mo(merged, counts)
+            if mo is not None:  # from the checks' verdicts, where they have one
+                run.files[mo] = catalog.compile_mo(merged, counts, memo)
             if job.keep:
                 run.merged[(locale, domain)] = merged
             if data is not None and made != data:

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from babel.messages.catalog import Message
 
-from generator.catalogs import checks, pofile
+from generator.catalogs import catalog, checks, pofile
+from generator.catalogs.entries import message_contexts
 from generator.pipeline import cache
 from generator.registry.validate import load_registry_text
 
@@ -271,3 +272,46 @@ def test_the_salt_covers_the_file_locale_domain_and_errorbook(
     monkeypatch.setattr(cache, "_FINGERPRINT", ["another errorbook"])
     salts.add(cache.verdicts_salt("de", "messages", "x.po"))
     assert len(salts) == 5
+
+
+# The MO file compiled from verdicts already made is the one compiled from scratch.
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda text: text,
+        lambda text: text.replace('"Ein Artikel', '"{n} Artikel'),
+        lambda text: text.replace("Die Tür ist zu.", "Die Tür ist zu.\\n"),
+        lambda text: text.replace("Die Tür ist zu.", "Die Tür ist {zu}."),
+        lambda text: text.replace('msgstr[1] "{count} Artikel wurden', 'msgstr[1] "Artikel wurden'),
+        lambda text: text.replace(
+            'msgstr[0] "Ein Artikel wurde von {who} abgelehnt."', 'msgstr[0] ""'
+        ),
+        lambda text: text.replace('msgctxt "DOOR_CLOSED"', '#, fuzzy\nmsgctxt "DOOR_CLOSED"'),
+    ],
+)
+def test_an_mo_file_compiled_from_verdicts_is_the_same(edit: Callable[[str], str]) -> None:
+    registry = load_registry_text(REGISTRY)
+    counts = message_contexts(registry)
+    text = edit(PO)
+    _, memo = review(text, checks.Verdicts(cache.verdicts_salt("de", "messages", "x.po")), counts)
+    parsed, _, _ = pofile.read(text.encode(), "x.po", "de", "messages")
+    merged = catalog.merge(registry, "messages", "de", parsed)
+    assert catalog.compile_mo(merged, counts, memo) == catalog.compile_mo(merged, counts)
+
+
+def test_a_translation_checked_clean_but_fuzzy_after_the_merge_is_not_compiled() -> None:
+    """A verdict is about the text: whether the entry may be shown is the merge's to say."""
+    registry = load_registry_text(REGISTRY)
+    counts = message_contexts(registry)
+    _, memo = review(PO, checks.Verdicts(cache.verdicts_salt("de", "messages", "x.po")), counts)
+    assert memo and not any(memo.values())
+    parsed, _, _ = pofile.read(PO.encode(), "x.po", "de", "messages")
+    merged = catalog.merge(registry, "messages", "de", parsed)
+    for message in merged:
+        if message.context == "DOOR_CLOSED":
+            message.flags.add("fuzzy")
+    compiled = catalog.compile_mo(merged, counts, memo)
+    assert compiled == catalog.compile_mo(merged, counts)
+    assert "Die Tür ist zu.".encode() not in compiled

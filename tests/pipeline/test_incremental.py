@@ -177,9 +177,9 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Calls:
         calls.append(("write", made.locale_identifier or "template", made.domain or ""))
         return write(made)
 
-    def compiling(made: catalog.StableCatalog, counts: Any) -> bytes:
+    def compiling(made: catalog.StableCatalog, counts: Any, *verdicts: Any) -> bytes:
         calls.append(("compile", made.locale_identifier or "", made.domain or ""))
-        return compile_mo(made, counts)
+        return compile_mo(made, counts, *verdicts)
 
     monkeypatch.setattr(catalog, "merge", merging)
     monkeypatch.setattr(pofile, "write", writing)
