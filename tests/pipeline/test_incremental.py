@@ -6,6 +6,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -442,6 +443,41 @@ def test_the_well_formed_shortcut_never_hides_a_problem(
     text = "".join("\n".join(lines) + "\n" + gap for lines, gap in parts)
     if pofile._well_formed(text):
         assert not pofile.lint_lines(text, "x.po").items
+
+
+#: The shortcut's quoted string and header count as they were before they were made faster:
+#: the faster ones must take exactly the same files.
+_STRING_BEFORE = r'"(?>[^"\\\n]|\\[\\"ntr])*+"'
+_HEADER_BEFORE = re.compile(r'^msgid ""\nmsgstr', re.M)
+_WELL_FORMED_BEFORE = re.compile(
+    pofile._WELL_FORMED.pattern.replace(pofile._STRING, _STRING_BEFORE)
+)
+_SOUP = st.lists(
+    st.sampled_from(
+        [
+            *("msgid ", "msgstr ", "msgctxt ", "msgid_plural ", "msgstr[0] ", "#~ ", "#| ", "#"),
+            *('"', '""', "\\", "n", "q", "abc", " ", "\t", "\n", 'msgid ""\nmsgstr ""\n', "é"),
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@given(
+    parts=st.lists(st.tuples(entries(), st.sampled_from(["", "\n"])), max_size=6),
+    soup=_SOUP,
+    header=st.sampled_from(["", 'msgid ""\nmsgstr ""\n"A: b\\n"\n\n']),
+)
+@settings(max_examples=1000, deadline=None)
+def test_the_well_formed_shortcut_takes_what_it_took_before(
+    parts: list[tuple[list[str], str]], soup: str, header: str
+) -> None:
+    for text in (header + "".join("\n".join(lines) + "\n" + gap for lines, gap in parts), soup):
+        before = (
+            _WELL_FORMED_BEFORE.fullmatch(text) is not None
+            and len(_HEADER_BEFORE.findall(text)) <= 1
+        )
+        assert pofile._well_formed(text) == before, text
 
 
 def test_the_well_formed_shortcut_takes_real_catalogs() -> None:
