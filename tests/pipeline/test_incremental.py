@@ -505,6 +505,25 @@ def test_the_collector_is_tuned_only_while_errorbook_builds(
     assert gc.get_threshold() == before
 
 
+def test_the_collector_stays_tuned_until_the_stamp_is_written(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stamp is made after the catalogs, whose objects a collection at the default
+    threshold would walk again; the threshold is put back once generate is done."""
+    seen: list[tuple[int, int, int]] = []
+    record = stamp.record
+
+    def recording(*args: Any, **kwargs: Any) -> bytes:
+        seen.append(gc.get_threshold())
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(stamp, "record", recording)
+    before = gc.get_threshold()
+    assert run("generate", "--force", cwd=project).code == 0
+    assert seen and seen[0][0] > before[0]
+    assert gc.get_threshold() == before
+
+
 def test_a_changed_code_re_renders_that_codes_pages_only(
     run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
