@@ -587,19 +587,37 @@ def usable(message: Message, count: str | None = None) -> bool:
     return not placeholders.translation_problems(_ids(message), strings, count)
 
 
-def compile_mo(catalog: StableCatalog, counts: Mapping[str, str | None]) -> bytes:
+def compile_mo(
+    catalog: StableCatalog,
+    counts: Mapping[str, str | None],
+    verdicts: Mapping[tuple[object, ...], tuple[object, ...]] | None = None,
+) -> bytes:
     """MO bytes holding only usable translations; the rest fall back to the source text.
     ``counts`` maps each msgctxt errorbook writes to its count placeholder
-    (:func:`entries.message_contexts`); another tool's entry is not errorbook's to compile."""
+    (:func:`entries.message_contexts`); another tool's entry is not errorbook's to compile.
+
+    ``verdicts`` is what the checks of this run found, by translation (``checks.Memo``):
+    a translation they checked is usable when they found nothing, which is the rule of
+    :func:`usable` (the checks of a formatted text are its placeholder rule and its rule as
+    text), so its placeholders are not parsed again. Any other is judged here."""
     clean = StableCatalog(locale=catalog.locale_identifier, domain=catalog.domain, fuzzy=False)
     clean.mime_headers = catalog.mime_headers
-    kept = [
-        message
-        for message in catalog
-        if message.id
-        and (message.context or "") in counts
-        and usable(message, counts[message.context or ""])
-    ]
+    kept = []
+    for message in catalog:
+        context = message.context or ""
+        if not message.id or context not in counts:
+            continue
+        count = counts[context]
+        found = (
+            verdicts.get((message.context, _ids(message), _strings(message), True, count))
+            if verdicts is not None
+            else None
+        )
+        if found is None:
+            if usable(message, count):
+                kept.append(message)
+        elif not found and not message.fuzzy and all(_strings(message)):
+            kept.append(message)
     # Babel's writer sorts the entries with Message's own comparison, a Python method per
     # pair; in this order (the same: the sort is stable, by the same values) it compares
     # each entry once instead of log n times.

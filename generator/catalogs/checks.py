@@ -8,17 +8,19 @@ and the Plural-Forms header is errorbook's own for the language.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import hashlib
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from babel.messages.catalog import Message
 
 from ..diagnostics import Diagnostics, Mark
+from ..pipeline.cache import SEAL_SIZE
 from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
 from .catalog import StableCatalog
-from .entries import code_names, entries, message_contexts
+from .entries import code_names, message_contexts
 from .paths import NAMES, catalog_paths
 from .pofile import read
 
@@ -137,6 +139,61 @@ def _findings(message: Message, count: str | None, brace: bool) -> Found:
     return tuple(found)
 
 
+class Verdicts:
+    """What earlier runs found nothing wrong with, so that a translation that did not change
+    since is not checked again: a PO file of ten thousand entries edited in one place is
+    checked in that place, and the rest of its checks cost a hash each.
+
+    A translation's *seal* is a keyed hash (BLAKE2b, 16 bytes) of everything its check reads,
+    the :data:`Memo` key (msgctxt, source texts, translated forms, whether the text is
+    formatted, the count placeholder), under ``salt``: errorbook's code, Babel's version,
+    the locale and its plural rule, the domain and the file (``cache.verdicts_salt``). Only
+    the seals of translations with nothing wrong are kept (``known``, from the file's
+    record): a translation with a problem is checked on every run, so a record can spare a
+    check, never hide a problem, and a record that is missing, damaged or made under another
+    salt only costs the checks it would have spared."""
+
+    def __init__(self, salt: str, known: Collection[bytes] = frozenset()) -> None:
+        self.key = bytes.fromhex(salt)[:32]
+        self.known = frozenset(known)
+        self.seals: dict[tuple[object, ...], bytes] = {}  # this run's, by Memo key
+
+    def vouch(self, key: tuple[object, ...]) -> bool:
+        """True when an earlier run found nothing wrong with the translation of ``key``."""
+        text = repr(key).encode("utf-8", "surrogatepass")  # repr tells every key apart
+        seal = hashlib.blake2b(text, digest_size=SEAL_SIZE, key=self.key).digest()
+        self.seals[key] = seal
+        return seal in self.known
+
+    def record(self, memo: Memo) -> frozenset[bytes]:
+        """The seals of the translations ``memo`` holds with nothing wrong: the record of the
+        file they were checked in (the file as read and, when it is rewritten, as written),
+        for the next run."""
+        seals = self.seals
+        return frozenset(seals[key] for key, found in memo.items() if not found and key in seals)
+
+
+def verdict(
+    message: Message,
+    count: str | None,
+    brace: bool,
+    memo: Memo | None = None,
+    verdicts: Verdicts | None = None,
+) -> Found:
+    """What checking one translated entry finds (nothing: it may be shown), from ``memo``
+    or ``verdicts`` when either has it."""
+    key = (message.context, _sources(message), _forms(message), brace, count)
+    results = memo.get(key) if memo is not None else None
+    if results is None:
+        if verdicts is not None and verdicts.vouch(key):
+            results = ()
+        else:
+            results = _findings(message, count, brace)
+        if memo is not None:
+            memo[key] = results
+    return results
+
+
 def check_message(
     message: Message,
     mark: Mark,
@@ -151,15 +208,14 @@ def check_message(
 
     ``brace`` comes from the registry, not the file's flags: Babel re-derives those from any
     braces in the text, and reference prose may quote JSON."""
-    key = (message.context, _sources(message), _forms(message), brace, count)
-    results = memo.get(key) if memo is not None else None
-    if results is None:
-        results = _findings(message, count, brace)
-        if memo is not None:
-            memo[key] = results
+    results = verdict(message, count, brace, memo)
+    _report(results, mark, found, locate)
+    return bool(results)
+
+
+def _report(results: Found, mark: Mark, found: Diagnostics, locate: Locate | None) -> None:
     for kind, where, offset, problem, hint in results:
         found.error(kind, locate(where, offset) if locate is not None else mark, problem, hint)
-    return bool(results)
 
 
 def check_catalog(
@@ -187,6 +243,8 @@ def review(
     header: bool = True,
     memo: Memo | None = None,
     rows: list[str] | None = None,
+    verdicts: Verdicts | None = None,
+    contexts: Mapping[str, str | None] | None = None,
 ) -> tuple[Diagnostics, Counts]:
     """The problems of one catalog, each at its line in ``text`` (the file's text; ``lines``
     gives each entry's msgid line in it), and its counts, in one pass: a translation with a
@@ -195,7 +253,10 @@ def review(
 
     ``text`` is split into lines only when a problem is to be placed in it: for a large
     catalog the lines take twice the memory of the file, and most files have no problem.
-    A caller that has the lines already (a catalog as read keeps them) passes ``rows``."""
+    A caller that has the lines already (a catalog as read keeps them) passes ``rows``.
+    ``verdicts`` spares the checks of translations an earlier run found nothing wrong with;
+    ``contexts`` is :func:`entries.message_contexts` of ``registry``, when the caller has it
+    (it is every msgctxt of the messages domain, each with its count placeholder)."""
     split: list[list[str]] = [rows] if rows is not None else []
 
     def file_rows() -> list[str]:
@@ -206,11 +267,11 @@ def review(
     found = Diagnostics()
     if header:
         _check_header(catalog, path, locale, found)
-    counts_by_code = message_contexts(registry)
+    if memo is None and verdicts is not None:
+        memo = {}  # the seals are recorded from the memo
+    counts_by_code = message_contexts(registry) if contexts is None else contexts
     # Every UI message is formatted at runtime, placeholders or not; prose never is.
-    brace = (
-        {entry.context for entry in entries(registry, domain)} if domain == "messages" else set()
-    )
+    brace = counts_by_code if domain == "messages" else {}
     translated = fuzzy = untranslated = rejected = 0
     for message in catalog:
         if not message.id or catalog.is_foreign(message):
@@ -225,18 +286,14 @@ def review(
         if not any(forms):
             untranslated += 1
             continue
-        line = lines.get((_sources(message)[0], message.context), 1)
-        count = counts_by_code.get(message.context or "")
-        refused = check_message(
-            message,
-            Mark(path, line, 1),
-            count,
-            message.context in brace,
-            found,
-            locator(file_rows, path, line) if text or rows is not None else None,
-            memo,
+        context = message.context
+        results = verdict(
+            message, counts_by_code.get(context or ""), context in brace, memo, verdicts
         )
-        if refused:
+        if results:
+            line = lines.get((_sources(message)[0], context), 1)
+            locate = locator(file_rows, path, line) if text or rows is not None else None
+            _report(results, Mark(path, line, 1), found, locate)
             rejected += 1
         else:
             translated += 1

@@ -19,7 +19,14 @@ from .. import inputs
 from ..diagnostics import Diagnostics, Mark
 from ..digest import digest
 from ..pipeline import forks
-from ..pipeline.cache import CatalogCache, Checked, Written, fingerprint
+from ..pipeline.cache import (
+    CatalogCache,
+    Checked,
+    Written,
+    fingerprint,
+    verdicts_bytes,
+    verdicts_salt,
+)
 from ..pipeline.output import Output, Stored
 from ..registry.model import Registry
 from . import catalog, checks, pofile
@@ -206,8 +213,11 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     reuse = kept and checked is not None and checked.key == check_key and not job.keep
     parsed = None
     memo: checks.Memo = {}  # the merged catalog is checked after the file it came from
+    verdicts = None
     if data is not None and not reuse:
-        read = _review(data, path, locale, domain, job, memo)
+        salt = verdicts_salt(locale, domain, path)
+        verdicts = checks.Verdicts(salt, job.previous.known(path, salt))
+        read = _review(data, path, locale, domain, job, memo, verdicts)
         if isinstance(read, Diagnostics):
             run.unreadable.extend(read)
             return
@@ -234,8 +244,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         made = pofile.write(merged)
         merged.origin = None  # written: the catalog as read, and its lines, can go
         run.files[path] = made
-        if mo is not None:
-            run.files[mo] = catalog.compile_mo(merged, counts)
+        if mo is not None:  # from the checks' verdicts, where they have one
+            run.files[mo] = catalog.compile_mo(merged, counts, memo)
         if job.keep:
             run.merged[(locale, domain)] = merged
         if data is not None and made != data:
@@ -245,9 +255,13 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
             text = made.decode("utf-8")
             lines = pofile.entry_lines(merged, text)
             found, tally = checks.review(
-                merged, lines, path, locale, domain, registry, text, memo=memo
+                merged, lines, path, locale, domain, registry, text, memo=memo, contexts=counts
             )
             checked = Checked(digest(key, sha256(made)), tuple(found.items), _four(tally))
+    if verdicts is not None:  # what the next run need not check again, if it changed
+        seals = verdicts.record(memo)
+        if seals != verdicts.known:
+            run.cache.verdicts[path] = verdicts_bytes(salt, seals)
     if checked is not None and data is not None:
         run.problems.items.extend(checked.problems)
         run.counts[(locale, domain)] = checks.Counts(*checked.counts)
@@ -280,7 +294,13 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
 
 
 def _review(
-    data: bytes, path: str, locale: str, domain: str, job: Job, memo: checks.Memo
+    data: bytes,
+    path: str,
+    locale: str,
+    domain: str,
+    job: Job,
+    memo: checks.Memo,
+    verdicts: checks.Verdicts,
 ) -> tuple[catalog.StableCatalog, Diagnostics, Counts] | Diagnostics:
     """A PO file as read, and the problems and counts of its checks; or why it does not
     parse. (A function of its own, so that the file's text and line table are freed as soon
@@ -293,7 +313,16 @@ def _review(
     # The catalog as read keeps the file's lines (see StableCatalog.raw_entry): the checks
     # place their problems in those, with no second copy of the text.
     found, tally = checks.review(
-        parsed, lines, path, locale, domain, job.registry, memo=memo, rows=parsed.rows
+        parsed,
+        lines,
+        path,
+        locale,
+        domain,
+        job.registry,
+        memo=memo,
+        rows=parsed.rows,
+        verdicts=verdicts,
+        contexts=job.counts,
     )
     return parsed, found, tally
 
@@ -494,6 +523,7 @@ def process(
         run.counts.update(part.counts)
         run.cache.written.update(part.cache.written)
         run.cache.checked.update(part.cache.checked)
+        run.cache.verdicts.update(part.cache.verdicts)
         run.hashes.update(part.hashes)
         run.read.update(part.read)
         run.steady.update(part.steady)

@@ -508,7 +508,19 @@ def regenerate(
     those that changed), then the catalog cache and the stamp the next run starts from.
 
     ``plain`` says the configuration came from pyproject.toml alone (see
-    :func:`stamp.record`)."""
+    :func:`stamp.record`).
+
+    The collector stays tuned to the end (see :func:`few_collections`): with the default
+    threshold back, the first allocations after the catalogs (importing what the stamp
+    needs) made it walk every object the registry and the catalogs had left in its younger
+    generations, work that a run after a translator's edit need not do."""
+    with few_collections():
+        return _regenerate(config, plain, use_cache)
+
+
+def _regenerate(
+    config: Config, plain: bool, use_cache: bool
+) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     from . import stamp
 
     seen: list[bytes] = []
@@ -572,6 +584,8 @@ def _write(
         settled=hashes,
     )
     output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    for path, record in sorted(catalog_run.cache.verdicts.items()):
+        output.write_cache(config.root, cache.verdicts_path(path), record)
     for key in fresh:
         output.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}

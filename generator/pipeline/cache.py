@@ -18,10 +18,18 @@ cache (``.errorbook-cache/catalogs.json``, git-ignored) records, per PO file:
 A change to one locale's PO file therefore re-merges and recompiles that locale only. Every
 value is keyed by content hashes, never by time stamps, and a cache that cannot be read is
 an empty one: the cache can make a run faster, never different.
+
+Beside it, one file per PO file in ``.errorbook-cache/verdicts/`` (:func:`verdicts_path`)
+holds the seals of the translations whose checks found nothing wrong in it (see
+:class:`generator.catalogs.checks.Verdicts`), so that a file a translator edited in one place
+is checked in that place. A file of its own, read only by the worker that checks that PO
+file: at ten thousand entries a record is 160 KB, which every run would otherwise parse for
+every locale in ``catalogs.json``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 from dataclasses import dataclass, field
@@ -30,12 +38,14 @@ from pathlib import Path
 import babel
 
 from .. import inputs
+from ..catalogs import plurals
 from ..diagnostics import Diagnostic
 from ..digest import digest
 from ..registry.model import Registry
 
 CATALOGS = ".errorbook-cache/catalogs.json"
 REGISTRY = ".errorbook-cache/registry.pickle"
+VERDICTS = ".errorbook-cache/verdicts"
 #: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id;
 #: 4: counts carry the rejected translations; 5: outputs made from the registry alone, and
 #: PO and MO files hashed as the stamp hashes them (plain SHA-256).
@@ -85,6 +95,23 @@ class CatalogCache:
     pages: dict[str, tuple[str, str]] = field(default_factory=dict)  # key, hash of the page
     # Per producer of outputs made from the registry alone: its key, each file's hash.
     emitted: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    # The verdict records a run made anew, by PO file path, each a file's bytes
+    # (:func:`verdicts_bytes`), for the caller to write beside catalogs.json; not in it.
+    verdicts: dict[str, bytes] = field(default_factory=dict)
+    # The project whose cache this is (see :func:`load`), where :meth:`known` reads records.
+    root: Path | None = field(default=None, compare=False)
+
+    def known(self, path: str, salt: str) -> frozenset[bytes]:
+        """The seals the record of the PO file ``path`` holds, if it was made under ``salt``
+        (see :func:`verdicts_salt`) and is whole; else none, and every translation in the
+        file is checked again."""
+        if self.root is None:
+            return frozenset()
+        try:
+            data = inputs.read(self.root / verdicts_path(path), follow=False)
+        except inputs.InputFileError:
+            return frozenset()
+        return _seals(data, salt) if data is not None else frozenset()
 
     def to_bytes(self) -> bytes:
         data = {
@@ -144,8 +171,57 @@ def load(root: Path) -> CatalogCache:
     try:
         data = inputs.read(root / CATALOGS, follow=False)
     except inputs.InputFileError:
-        return CatalogCache()
-    return CatalogCache.from_bytes(data) if data is not None else CatalogCache()
+        data = None
+    found = CatalogCache.from_bytes(data) if data is not None else CatalogCache()
+    found.root = root
+    return found
+
+
+#: The first words of a verdict record; another layout is no record.
+_VERDICTS_HEAD = b"errorbook verdicts 1"
+#: The bytes of one seal (see generator.catalogs.checks.Verdicts).
+SEAL_SIZE = 16
+
+
+def verdicts_path(path: str) -> str:
+    """Where the verdict record of the PO file ``path`` (as the project names it) lives."""
+    return f"{VERDICTS}/{digest(path)[:32]}"
+
+
+def verdicts_salt(locale: str, domain: str, path: str) -> str:
+    """What every seal of one PO file is made under besides the translation itself:
+    errorbook's own code (its checks) and Babel's version, the locale with errorbook's
+    plural rule for it, the domain, and the file. A record made under anything else is no
+    record (see :meth:`CatalogCache.known`)."""
+    rule = plurals.lookup(locale)
+    return digest(fingerprint(), "verdicts", locale, rule.header if rule else "", domain, path)
+
+
+def verdicts_bytes(salt: str, seals: frozenset[bytes]) -> bytes:
+    """The record file of ``seals``: a line with the salt and the hash of the seals, then
+    the seals, sorted (the same seals make the same bytes)."""
+    body = b"".join(sorted(seals))
+    head = b"%s %s %s\n" % (_VERDICTS_HEAD, salt.encode("ascii"), _sha256(body).encode("ascii"))
+    return head + body
+
+
+def _seals(data: bytes, salt: str) -> frozenset[bytes]:
+    """The seals in a record file made under ``salt``; none when it is not one, or is not
+    whole (its hash line guards every byte of the seals)."""
+    head, newline, body = data.partition(b"\n")
+    words = head.split(b" ")
+    if (
+        not newline
+        or words[:-2] != _VERDICTS_HEAD.split(b" ")
+        or words[-2:] != [salt.encode("ascii"), _sha256(body).encode("ascii")]
+        or len(body) % SEAL_SIZE
+    ):
+        return frozenset()
+    return frozenset(body[i : i + SEAL_SIZE] for i in range(0, len(body), SEAL_SIZE))
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def registry_key(data: bytes, *names: str) -> str:

@@ -6,6 +6,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -177,9 +178,9 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> Calls:
         calls.append(("write", made.locale_identifier or "template", made.domain or ""))
         return write(made)
 
-    def compiling(made: catalog.StableCatalog, counts: Any) -> bytes:
+    def compiling(made: catalog.StableCatalog, counts: Any, *verdicts: Any) -> bytes:
         calls.append(("compile", made.locale_identifier or "", made.domain or ""))
-        return compile_mo(made, counts)
+        return compile_mo(made, counts, *verdicts)
 
     monkeypatch.setattr(catalog, "merge", merging)
     monkeypatch.setattr(pofile, "write", writing)
@@ -444,6 +445,41 @@ def test_the_well_formed_shortcut_never_hides_a_problem(
         assert not pofile.lint_lines(text, "x.po").items
 
 
+#: The shortcut's quoted string and header count as they were before they were made faster:
+#: the faster ones must take exactly the same files.
+_STRING_BEFORE = r'"(?>[^"\\\n]|\\[\\"ntr])*+"'
+_HEADER_BEFORE = re.compile(r'^msgid ""\nmsgstr', re.M)
+_WELL_FORMED_BEFORE = re.compile(
+    pofile._WELL_FORMED.pattern.replace(pofile._STRING, _STRING_BEFORE)
+)
+_SOUP = st.lists(
+    st.sampled_from(
+        [
+            *("msgid ", "msgstr ", "msgctxt ", "msgid_plural ", "msgstr[0] ", "#~ ", "#| ", "#"),
+            *('"', '""', "\\", "n", "q", "abc", " ", "\t", "\n", 'msgid ""\nmsgstr ""\n', "é"),
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@given(
+    parts=st.lists(st.tuples(entries(), st.sampled_from(["", "\n"])), max_size=6),
+    soup=_SOUP,
+    header=st.sampled_from(["", 'msgid ""\nmsgstr ""\n"A: b\\n"\n\n']),
+)
+@settings(max_examples=1000, deadline=None)
+def test_the_well_formed_shortcut_takes_what_it_took_before(
+    parts: list[tuple[list[str], str]], soup: str, header: str
+) -> None:
+    for text in (header + "".join("\n".join(lines) + "\n" + gap for lines, gap in parts), soup):
+        before = (
+            _WELL_FORMED_BEFORE.fullmatch(text) is not None
+            and len(_HEADER_BEFORE.findall(text)) <= 1
+        )
+        assert pofile._well_formed(text) == before, text
+
+
 def test_the_well_formed_shortcut_takes_real_catalogs() -> None:
     for path in sorted((ROOT / "locales").rglob("*.po*")):
         assert pofile._well_formed(path.read_text("utf-8")), path
@@ -465,6 +501,25 @@ def test_the_collector_is_tuned_only_while_errorbook_builds(
     before = gc.get_threshold()
     settings = config.load(cwd=project)
     build.run(settings, build.registry_for(settings))
+    assert seen and seen[0][0] > before[0]
+    assert gc.get_threshold() == before
+
+
+def test_the_collector_stays_tuned_until_the_stamp_is_written(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stamp is made after the catalogs, whose objects a collection at the default
+    threshold would walk again; the threshold is put back once generate is done."""
+    seen: list[tuple[int, int, int]] = []
+    record = stamp.record
+
+    def recording(*args: Any, **kwargs: Any) -> bytes:
+        seen.append(gc.get_threshold())
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(stamp, "record", recording)
+    before = gc.get_threshold()
+    assert run("generate", "--force", cwd=project).code == 0
     assert seen and seen[0][0] > before[0]
     assert gc.get_threshold() == before
 
