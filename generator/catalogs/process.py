@@ -8,6 +8,7 @@ run with a diagnostic, so a broken catalog is never overwritten.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import os
@@ -132,6 +133,11 @@ class Job:
     manifest: Collection[str]  # output.previous: the files errorbook wrote last time
     stage: Callable[[str, bytes], Stored] | None  # output.stage, for a changed PO file
     forked: bool  # each locale runs in a process forked for it (pipeline.forks)
+    settled_only: bool = False  # a locale that would read a file raises _Unsettled
+
+
+class _Unsettled(Exception):
+    """Raised, under ``Job.settled_only``, by a locale that has a file to read."""
 
 
 _JOB: Job | None = None
@@ -182,6 +188,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         ):
             _as_left(run, (locale, domain), path, mo, compiled, entry, written, checked)
             return
+        if job.settled_only:
+            raise _Unsettled
         try:
             data, seen = source.read()
         except inputs.InputFileError as exc:
@@ -200,6 +208,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
             run.steady[path] = entry
         po_sha = (stamped or sha256(data)) if data is not None else None
     else:
+        if job.settled_only:
+            raise _Unsettled
         data = source
         po_sha = content_hash(data, path, job.settled) if data is not None else None
     kept = (
@@ -501,7 +511,17 @@ def process(
     )
     try:
         if forked:
-            parts = forks.map_forked(_locale, locales, count)  # one process per locale
+            # A locale whose files the stamp shows as the last run left them costs a look at
+            # their size and mtime: it is done here, and only the others get a process.
+            done: dict[str, CatalogRun] = {}
+            _JOB = dataclasses.replace(_JOB, settled_only=True)
+            for locale in locales:
+                with contextlib.suppress(_Unsettled):
+                    done[locale] = _locale(locale)
+            _JOB = dataclasses.replace(_JOB, settled_only=False)
+            rest = [locale for locale in locales if locale not in done]
+            done.update(zip(rest, forks.map_forked(_locale, rest, count), strict=True))
+            parts = [done[locale] for locale in locales]
         else:
             parts = [_locale(locale) for locale in locales]
     finally:

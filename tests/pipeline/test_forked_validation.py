@@ -10,6 +10,7 @@ import pytest
 from generator import config
 from generator.pipeline import build, forks
 from generator.registry.model import Registry
+from generator.registry.validate import validate as registry_validate
 
 from ..conftest import MINIMAL, Run, make_project
 
@@ -22,7 +23,7 @@ def _validated_where(
     """The registry of the project at ``root``, loaded with no cache, and the processes
     that validated it."""
     pids = root / "pids"
-    validate = build.validate
+    validate = registry_validate
 
     def recording(*args: object, **kwargs: object) -> Registry:
         with pids.open("a") as out:

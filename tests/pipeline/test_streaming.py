@@ -8,12 +8,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from generator import config, inputs
 from generator.catalogs import process as catalogs
-from generator.pipeline import build, output
+from generator.pipeline import build, forks, output
 
 from ..conftest import Run
 from .test_incremental import NO_OP, edit_translation, settle
@@ -250,3 +251,40 @@ def test_a_po_file_that_cannot_be_staged_is_written_from_memory(
     assert staged_files(project) == []
     for path, data in expected.items():
         assert (project / path).read_bytes() == data, path
+
+
+def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each locale's catalogs are made in a process forked for it; a locale whose files the
+    stamp shows as the last run left them is settled in the parent, with no fork."""
+    if not forks.available():
+        pytest.skip("needs the fork start method")
+    without_site(project)
+    monkeypatch.setattr(catalogs, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setenv("ERRORBOOK_JOBS", "2")
+    run("generate", "--force", cwd=project)
+    run("generate", "--force", cwd=project)
+    settle(*project.rglob("*.po"), *project.rglob("*.mo"))
+    assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
+    forked: list[list[str]] = []
+    real = forks.map_forked
+
+    def recording(task: Any, items: Any, count: int) -> Any:
+        if task is catalogs._locale:
+            forked.append(list(items))
+        return real(task, items, count)
+
+    monkeypatch.setattr(forks, "map_forked", recording)
+    edit_translation(project / "locales" / "ja" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert forked == [["ja"]]
+    assert "locales/ja/LC_MESSAGES/messages.mo\n" in result.out  # compiled anew
+    forked.clear()
+    assert run("generate", cwd=project).out == NO_OP  # nothing to look at: no process
+    assert forked == []
+    assert run("generate", "--force", cwd=project).out.startswith("0 files changed")
+    settings = config.load(cwd=project)  # --force trusts no stamp: every locale is read
+    assert forked == [list(build.registry_for(settings).meta.locales)]
+    assert run("check", cwd=project).code == 0
