@@ -194,25 +194,6 @@ def verdict(
     return results
 
 
-def check_message(
-    message: Message,
-    mark: Mark,
-    count: str | None,
-    brace: bool,
-    found: Diagnostics,
-    locate: Locate | None = None,
-    memo: Memo | None = None,
-) -> bool:
-    """Check one translated entry; a problem in one form is reported at that form's line.
-    True when the translation has a problem (``check`` refuses it; it is never compiled).
-
-    ``brace`` comes from the registry, not the file's flags: Babel re-derives those from any
-    braces in the text, and reference prose may quote JSON."""
-    results = verdict(message, count, brace, memo)
-    _report(results, mark, found, locate)
-    return bool(results)
-
-
 def _report(results: Found, mark: Mark, found: Diagnostics, locate: Locate | None) -> None:
     for kind, where, offset, problem, hint in results:
         found.error(kind, locate(where, offset) if locate is not None else mark, problem, hint)

@@ -313,8 +313,8 @@ def _review(
     verdicts: checks.Verdicts,
 ) -> tuple[catalog.StableCatalog, Diagnostics, Counts] | Diagnostics:
     """A PO file as read, and the problems and counts of its checks; or why it does not
-    parse. (A function of its own, so that the file's text and line table are freed as soon
-    as the checks are done.)"""
+    parse. (A function of its own, so that the entries' line table is freed as soon as the
+    checks are done.)"""
     parsed, lines, problems = pofile.read(
         data, path, locale, domain, job.code_names, remember=not job.forked
     )
