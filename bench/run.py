@@ -562,9 +562,23 @@ def mo_compilation(result: SizeResult, tree: Path, registry: synth.Registry, scr
 
 
 def _per_call(call: Callable[[], object]) -> float:
-    timer = timeit.Timer(call)
+    timer = timeit.Timer(call, timer=time.process_time)
     number, _ = timer.autorange()
     return statistics.median(timer.repeat(repeat=5, number=number)) / number
+
+
+def _per_call_side_by_side(
+    mine: Callable[[], object], theirs: Callable[[], object], rounds: int = 7
+) -> tuple[float, float]:
+    """Each call's CPU time, measured in turns (theirs, mine, theirs, ...) so that a change
+    in the machine's speed during the run reaches both sides alike; the median of each."""
+    timers = [timeit.Timer(call, timer=time.process_time) for call in (mine, theirs)]
+    number = max(timer.autorange()[0] for timer in timers)
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(rounds):
+        for side in (1, 0):
+            times[side].append(timers[side].timeit(number) / number)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def _params(code: synth.CodeSpec, count: int | None = None) -> dict[str, object]:
@@ -608,23 +622,21 @@ def runtime(result: SizeResult, tree: Path, registry: synth.Registry) -> None:
         def std_plural() -> str:
             return stdlib.npgettext(plural.name, one, other, 5).format(**counted)
 
-        def eb_plain() -> str:
-            return str(module.message(plain.name, RUNTIME_LOCALE, **params))
+        def eb_plain() -> object:
+            return module.message(plain.name, RUNTIME_LOCALE, **params)
 
-        def eb_plural() -> str:
-            return str(module.message(plural.name, RUNTIME_LOCALE, **counted))
+        def eb_plural() -> object:
+            return module.message(plural.name, RUNTIME_LOCALE, **counted)
 
         for mine, theirs, what in (
             (eb_plain, std_plain, "plain"),
             (eb_plural, std_plural, "plural"),
         ):
-            if mine() != theirs():
+            if str(mine()) != theirs():
                 found.notes.append(f"the {what} texts differ: {mine()!r} vs {theirs()!r}")
-        found.stdlib_plain = _per_call(std_plain)
-        found.message_plain = _per_call(eb_plain)
+        found.message_plain, found.stdlib_plain = _per_call_side_by_side(eb_plain, std_plain)
         found.translator_plain = _per_call(lambda: translator.message(plain.name, **params))
-        found.stdlib_plural = _per_call(std_plural)
-        found.message_plural = _per_call(eb_plural)
+        found.message_plural, found.stdlib_plural = _per_call_side_by_side(eb_plural, std_plural)
         found.translator_plural = _per_call(lambda: translator.message(plural.name, **counted))
     finally:
         sys.path.remove(str(tree / "out"))
@@ -864,8 +876,8 @@ def bench_docs(size: synth.Size, target: float, scratch: Path, timeout: float) -
     def build(fresh: bool) -> Child:
         if fresh:  # as in a fresh clone: no earlier build to compare with (not timed)
             shutil.rmtree(site / "build", ignore_errors=True)
-            for memo in (work / ".errorbook-cache").glob("site-tabs-*"):
-                memo.unlink()  # nor the example tabs an earlier build made
+            for memo in (work / ".errorbook-cache").glob("site-*.json.z"):
+                memo.unlink()  # nor what an earlier build kept: tabs, pages, search entries
         else:
             edit_one_code()
         os.sync()  # the disk work of what came before must not land in the timed run
@@ -1422,7 +1434,9 @@ def report(
         "included).",
         "- **Run time**: `message(code, locale, **params)` of the generated package against "
         "`gettext.GNUTranslations.pgettext` (or `npgettext`) followed by `str.format` on the "
-        "same MO file, per call with `timeit` after a first call has loaded the catalog.",
+        "same MO file, per call with `timeit` after a first call has loaded the catalog: "
+        "CPU time (`time.process_time`), the two sides measured in turns, 7 rounds each, "
+        "the median of each.",
         f"- **Docs site** ({docs_sizes_text()}; each size has its own target): the same kind "
         "of project, with a site (errorbook's own `mkdocs.base.yml`), translated the same "
         "way, so that every target language is published (a language that is not is noted, "
@@ -1435,7 +1449,8 @@ def report(
         "`/dev/shm`), then `site/build` is brought in line with them, rewriting only the "
         "files whose bytes differ. It is timed twice: into an empty `site/build`, as in a "
         f"fresh clone ({FIRST_RUNS} runs; before each, untimed, the folder and the "
-        "example tabs the plugin kept from the last build are deleted), then "
+        "memos the plugin kept from the last build (example tabs, converted pages, search "
+        "entries) are deleted), then "
         "again over the build it left, as `make` rebuilds after an edit "
         f"({DOCS_RUNS} runs; before each, untimed, one more code's message is reworded and "
         "`errorbook generate` run). The disk is synced before each run, so that no earlier "

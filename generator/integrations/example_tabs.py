@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import zlib
 from collections.abc import Callable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import Any
 
 from ..digest import digest
 from ..emit.site.wires import Tab
+from . import memo
 
 #: Markdown extensions that change nothing in the tabs beyond what :func:`render` makes
 #: (or, for inline text, what converting that text alone makes), with the settings they may
@@ -190,10 +190,6 @@ class Renderer:
 _LIBRARIES = ("Markdown", "pymdown-extensions", "Pygments")
 #: errorbook's own code that makes the tabs: this module and the plugin's inline converter.
 _SOURCES = (Path(__file__), Path(__file__).with_name("mkdocs_plugin.py"))
-#: The layout of a memo file; a file of another format is an empty memo.
-_FORMAT = 1
-#: A memo file larger than this is not read (about 100 times what 10,000 pages need).
-_LIMIT = 1 << 30
 
 
 def fingerprint(extensions: Sequence[object], settings: Mapping[str, Any]) -> str | None:
@@ -207,39 +203,21 @@ def fingerprint(extensions: Sequence[object], settings: Mapping[str, Any]) -> st
         sources = [path.read_bytes() for path in _SOURCES]
     except (TypeError, ValueError, OSError, metadata.PackageNotFoundError):
         return None
-    return digest(str(_FORMAT), sys.version, written, *versions, *sources)
+    return digest(str(memo.FORMAT), sys.version, written, *versions, *sources)
 
 
 class Memo:
     """Each page's example tabs as :class:`Renderer` made them, kept from one build to the
-    next in a file of the project's cache (one per site configuration, so the languages'
-    builds, which run side by side, never share one).
+    next (a :class:`~.memo.Memo` per site configuration).
 
     An entry is found by the hash of the fingerprint and the page's tabs, which are all that
     its HTML is made from (:meth:`Renderer.render` is a function of them): a rebuild after
     an edit highlights only the tabs that changed, and gives the bytes a build without a
-    memo gives. The file keeps only what the last build used; one that cannot be read, or
-    was made under another fingerprint, is an empty memo."""
+    memo gives."""
 
     def __init__(self, root: Path, name: str, fingerprint: str) -> None:
-        self._root = root
-        self._name = name
         self._fingerprint = fingerprint
-        self._known: dict[str, str] = self._read()
-        self._used: dict[str, str] = {}
-
-    def _read(self) -> dict[str, str]:
-        try:
-            with open(self._root / self._name, "rb") as stream:
-                data = json.loads(zlib.decompress(stream.read(_LIMIT + 1)))
-        except (OSError, ValueError, zlib.error):
-            return {}
-        if not isinstance(data, dict) or data.get("fingerprint") != self._fingerprint:
-            return {}
-        pages = data.get("pages")
-        if not isinstance(pages, dict):
-            return {}
-        return {k: v for k, v in pages.items() if isinstance(k, str) and isinstance(v, str)}
+        self._memo = memo.Memo(root, name, fingerprint)
 
     def _key(self, tabs: Sequence[Tab]) -> str:
         parts = [self._fingerprint]
@@ -253,23 +231,14 @@ class Memo:
         """The tabs' HTML: as an earlier build made it, else ``make(tabs)`` (None: the
         tabs are left to Markdown, and nothing is kept)."""
         key = self._key(tabs)
-        html = self._known.get(key)
-        if html is None:
+        html = self._memo.get(key)
+        if not isinstance(html, str):
             html = make(tabs)
             if html is None:
                 return None
-        self._used[key] = html
+            self._memo.put(key, html)
         return html
 
     def save(self) -> None:
         """Keep what this build used, when that differs from what the file holds."""
-        if self._used == self._known:
-            return
-        from ..pipeline import output
-
-        text = json.dumps(
-            {"fingerprint": self._fingerprint, "pages": self._used},
-            sort_keys=True,
-            ensure_ascii=False,
-        )
-        output.write_cache(self._root, self._name, zlib.compress(text.encode("utf-8"), 1))
+        self._memo.save()

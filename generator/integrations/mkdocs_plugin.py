@@ -51,7 +51,7 @@ from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
 from ..pipeline import stamp
-from . import example_tabs
+from . import example_tabs, rendered_pages, search_entries
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
@@ -112,6 +112,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         self._memo: example_tabs.Memo | None = None
         #: The example tabs' HTML made for each page, until Markdown has made the rest.
         self._made: dict[str, str] = {}
+        #: Converts each page's Markdown, or takes what an earlier build converted (None:
+        #: MkDocs converts every page); decided at the first page of each build.
+        self._pages: rendered_pages.RenderedPages | None = None
+        self._pages_known = False
+        #: Adds each page's entries to the search index, or takes those an earlier build
+        #: made (None: the search plugin parses every page).
+        self._search: search_entries.SearchEntries | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -126,8 +133,14 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
-        self._renderer, self._renderer_known, self._memo = None, False, None
+        self._forget()
         return config
+
+    def _forget(self) -> None:
+        """Decide again, at the next build's first page, what may be taken from memos: the
+        site's settings may have changed."""
+        self._renderer, self._renderer_known, self._memo = None, False, None
+        self._pages, self._pages_known, self._search = None, False, None
 
     def _tabs_renderer(self, config: MkDocsConfig) -> example_tabs.Renderer | None:
         """What makes the example tabs' HTML for this build, if the site's Markdown settings
@@ -148,9 +161,38 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         )
         if made_with is None:
             return None
-        source = Path(mkdocs_config.config_file_path).resolve()
-        name = f"{stamp.CACHE_DIR}/site-tabs-{source.stem}-{digest(str(source))[:12]}.json.z"
-        return example_tabs.Memo(self._settings(mkdocs_config).root, name, made_with)
+        root = self._settings(mkdocs_config).root
+        return example_tabs.Memo(root, _memo_name("tabs", mkdocs_config), made_with)
+
+    def _page_memos(self, mkdocs_config: MkDocsConfig) -> None:
+        """Decide, at a build's first page, when every plugin has configured the site,
+        whether its pages are converted and indexed through the memos of the last build of
+        this configuration."""
+        if self._pages_known:
+            return
+        self._pages_known = True
+        made_with = rendered_pages.fingerprint(mkdocs_config)
+        if made_with is not None:
+            root = self._settings(mkdocs_config).root
+            name = _memo_name("pages", mkdocs_config)
+            self._pages = rendered_pages.RenderedPages(root, name, made_with)
+        self._search = self._search_entries(mkdocs_config)
+
+    def _search_entries(self, mkdocs_config: MkDocsConfig) -> search_entries.SearchEntries | None:
+        """What adds this build's pages to Material's search index, through the memo of the
+        last build of this configuration where the index is one it knows."""
+        index = search_entries.index_of(mkdocs_config.plugins)
+        made_with = None if index is None else search_entries.fingerprint(index)
+        if made_with is None:
+            return None
+        token = self._token
+        return search_entries.SearchEntries(
+            self._settings(mkdocs_config).root,
+            _memo_name("search", mkdocs_config),
+            made_with,
+            index,
+            lambda content: content.replace(token, "held"),
+        )
 
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent
@@ -189,6 +231,15 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
                 "errorbook: the translations above are left out of the pages until they are "
                 "fixed; `errorbook check` lists the same problems",
             )
+
+    def on_pre_page(self, page: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
+        """Convert the page's Markdown through the memo of converted pages, when there is
+        one (see :mod:`.rendered_pages`; the search index's memo, :mod:`.search_entries`,
+        is set up here too)."""
+        self._page_memos(config)
+        if self._pages is not None:
+            self._pages.attach(page)
+        return page
 
     def on_page_markdown(
         self, markdown: str, /, *, page: Any, config: MkDocsConfig, files: Any
@@ -259,7 +310,10 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         rebuild), and decide again then: the site's Markdown settings may have changed."""
         if self._memo is not None:
             self._memo.save()
-        self._renderer, self._renderer_known, self._memo = None, False, None
+        for memo in (self._pages, self._search):
+            if memo is not None:
+                memo.save()
+        self._forget()
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if os.environ.get(SERVING):
@@ -269,6 +323,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if settings.locales_dir.is_dir():
             server.watch(str(settings.locales_dir))
         return server
+
+
+def _memo_name(kind: str, mkdocs_config: MkDocsConfig) -> str:
+    """The cache file of one kind of memo for one site configuration (a file each: the
+    languages build side by side)."""
+    source = Path(mkdocs_config.config_file_path).resolve()
+    return f"{stamp.CACHE_DIR}/site-{kind}-{source.stem}-{digest(str(source))[:12]}.json.z"
 
 
 def _inline(mkdocs_config: MkDocsConfig) -> Callable[[str], str | None]:

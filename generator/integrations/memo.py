@@ -1,0 +1,69 @@
+"""What one site build made, kept for the next build of the same configuration.
+
+The site's languages build side by side, one MkDocs process each, so every memo is a file
+of its own in the project's cache folder, named after the configuration it serves. A memo is
+a mapping from a key (a hash of everything a value was made from) to a JSON value, under a
+fingerprint: the hash of what every value depends on besides its key (library versions,
+settings, errorbook's own code). A file that cannot be read, or was written under another
+fingerprint, is an empty memo; the worst a bad file can cost is the work it would have saved.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from pathlib import Path
+from typing import Any
+
+#: The layout of a memo file; a file of another format is an empty memo.
+FORMAT = 1
+#: A memo file larger than this is not read (about 100 times what 10,000 pages need).
+LIMIT = 1 << 30
+
+
+class Memo:
+    """A memo file's entries, and the ones this build used: only those are kept."""
+
+    def __init__(self, root: Path, name: str, fingerprint: str) -> None:
+        self._root = root
+        self._name = name
+        self._fingerprint = fingerprint
+        self._known: dict[str, Any] = self._read()
+        self._used: dict[str, Any] = {}
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            with open(self._root / self._name, "rb") as stream:
+                data = json.loads(zlib.decompress(stream.read(LIMIT + 1)))
+        except (OSError, ValueError, zlib.error):
+            return {}
+        if not isinstance(data, dict) or data.get("fingerprint") != self._fingerprint:
+            return {}
+        if data.get("format") != FORMAT or not isinstance(data.get("pages"), dict):
+            return {}
+        return {key: value for key, value in data["pages"].items() if isinstance(key, str)}
+
+    def get(self, key: str) -> Any:
+        """The value kept under ``key`` (None when there is none); a value read is kept
+        for the next build."""
+        value = self._known.get(key)
+        if value is not None:
+            self._used[key] = value
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        """Keep ``value`` (JSON: strings, numbers, lists, mappings) under ``key``."""
+        self._used[key] = value
+
+    def save(self) -> None:
+        """Write what this build used, when that differs from what the file holds."""
+        if self._used == self._known:
+            return
+        from ..pipeline import output
+
+        text = json.dumps(
+            {"fingerprint": self._fingerprint, "format": FORMAT, "pages": self._used},
+            sort_keys=True,
+            ensure_ascii=False,
+        )
+        output.write_cache(self._root, self._name, zlib.compress(text.encode("utf-8"), 1))
