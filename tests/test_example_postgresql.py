@@ -142,6 +142,19 @@ def test_messages(package: ModuleType) -> None:
         package.message("ERRCODE_DISK_FULL", path="/")  # no placeholders to fill
 
 
+def test_the_generated_package_is_strictly_typed() -> None:
+    """The example's registry declares fields of its own (severity, macro, spec name): the
+    package that carries them must type-check as strictly as errorbook's own."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "postgresql_errors"],
+        cwd=EXAMPLE,
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_validate_generate_check_on_a_copy(copy: Path) -> None:
     before = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
     for args in (("validate",), ("generate",), ("check",)):

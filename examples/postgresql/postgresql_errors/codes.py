@@ -20,7 +20,7 @@ from ._kinds import Retry as Retry
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Final, TypeVar
+    from typing import Any, Final, TypeVar
 
     from ._error_code import ErrorCode as ErrorCode
     from ._info import CodeInfo as CodeInfo
@@ -152,6 +152,8 @@ def _code_info(name: str) -> CodeInfo:
         retry_attempts,
         fields,
     ) = json.loads(record)
+    # A field's values are JSON: a list becomes the tuple CodeFields declares.
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
     return CodeInfo(
         code=members(name),
         layer=Layer(layer),
@@ -175,9 +177,7 @@ def _code_info(name: str) -> CodeInfo:
         hint=hint,
         retry_delay_ms=retry_delay_ms,
         retry_attempts=retry_attempts,
-        fields=CodeFields(
-            **{key: tuple(v) if isinstance(v, list) else v for key, v in fields.items()}
-        ),
+        fields=CodeFields(**values),
     )
 
 class _Codes(Mapping["ErrorCode", "CodeInfo"]):
