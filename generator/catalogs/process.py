@@ -111,6 +111,8 @@ class CatalogRun:
 
 #: A PO file as a run passes it to the catalogs: its bytes, or where to read them.
 Source = bytes | inputs.Later
+#: An MO file as it is on disk, likewise: read by the worker that needs its bytes.
+Compiled = bytes | inputs.Later
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,7 @@ class Job:
 
     registry: Registry
     existing: Mapping[str, Source]  # PO files, by path
-    compiled: Mapping[str, bytes]  # MO files as they are on disk, by path
+    compiled: Mapping[str, Compiled]  # MO files as they are on disk, by path
     locales_dir: str
     package_dir: str
     keep: bool  # keep merged catalogs (the site and TypeScript need them)
@@ -131,7 +133,7 @@ class Job:
     code_names: frozenset[str]  # entries.code_names, likewise
     stamped: Mapping[str, list[object]]  # the stamp's entries of PO files a worker reads
     manifest: Collection[str]  # output.previous: the files errorbook wrote last time
-    stage: Callable[[str, bytes], Stored] | None  # output.stage, for a changed PO file
+    stage: Callable[[str, bytes], Stored] | None  # output.stage: a changed PO or MO file
     forked: bool  # each locale runs in a process forked for it (pipeline.forks)
     settled_only: bool = False  # a locale that would read a file raises _Unsettled
 
@@ -169,10 +171,22 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     path = po_path(job.locales_dir, locale, job.names[domain])
     mo = mo_path(job.package_dir, locale) if domain == "messages" else None
     key = digest(job.sources[domain], locale, path, mo or "")
-    compiled = job.compiled.get(mo) if mo is not None else None
-    mo_sha = (
-        content_hash(compiled, mo, job.settled) if mo is not None and compiled is not None else None
-    )
+    # The MO file on disk is read only where its bytes are needed: to hash one the stamp
+    # does not show settled, or for the site, which imports the package with its MO files.
+    handle = job.compiled.get(mo) if mo is not None else None
+    compiled = handle if isinstance(handle, bytes) else None
+    mo_sha = None
+    mo_seen: inputs.Seen | None = None  # the MO file's stat when it was read
+    if mo is not None and handle is not None:
+        mo_sha = job.settled.get(mo)
+        needed = mo_sha is None or job.keep
+        if isinstance(handle, inputs.Later) and needed and not job.settled_only:
+            compiled, mo_seen = _read_compiled(handle)
+            if compiled is None:
+                mo_sha = None  # gone or unreadable: compiled again
+        if mo_sha is None and compiled is not None:
+            mo_sha = sha256(compiled)
+    on_disk = mo_sha  # the MO file's hash as it is (None: missing or not known)
     written = job.previous.written.get(path)
     checked = job.previous.checked.get(path)
     source = job.existing.get(path)
@@ -186,7 +200,7 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
             and checked is not None
             and _unread(job, source, entry, written, checked, key, mo, mo_sha)
         ):
-            _as_left(run, (locale, domain), path, mo, compiled, entry, written, checked)
+            _as_left(run, (locale, domain), path, (mo, handle, mo_seen), entry, written, checked)
             return
         if job.settled_only:
             raise _Unsettled
@@ -241,8 +255,9 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     if kept:
         assert data is not None
         run.files[path] = data
-        if mo is not None and compiled is not None:
-            run.files[mo] = compiled
+        if mo is not None and mo_sha is not None:  # kept: a handle, read or not
+            assert handle is not None
+            run.files[mo] = compiled if compiled is not None else _as_is(handle, mo_sha, None)
         if job.keep:  # a catalog that merges back to itself is its own merge
             assert parsed is not None
             run.merged[(locale, domain)] = parsed
@@ -287,9 +302,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         run.hashes[mo] = mo_sha
     if checked is not None and data is not None:  # the file as it now is, by its hash
         run.cache.checked[path] = checked
-    if mo is not None and compiled is not None and run.files.get(mo) == compiled:
-        del run.files[mo]  # the parent has these bytes: no need to send them back
-        run.same.append(mo)
+    if mo is not None:
+        _compiled_output(job, run, mo, (handle, compiled, on_disk, mo_seen))
     if output == data:  # a worker need not send back what the parent already has
         if later:
             run.files[path] = Stored(po_sha or "", len(output), None, seen)
@@ -378,17 +392,61 @@ def _unread(
     return stat.S_ISREG(info.st_mode) and [info.st_size, info.st_mtime_ns] == entry[:2]
 
 
+def _read_compiled(handle: inputs.Later) -> tuple[bytes | None, inputs.Seen | None]:
+    """An MO file's bytes and stat; None when it cannot be read (the locale is compiled
+    again)."""
+    try:
+        return handle.read()
+    except inputs.InputFileError:
+        return None, None
+
+
+def _as_is(handle: Compiled, sha: str, seen: inputs.Seen | None) -> Output:
+    """An MO file that stays as it is on disk, as the run passes it to the writer: with the
+    stat its read saw, if it was read (the stamp then records it; one not read is one the
+    stamp shows settled, whose entry it keeps)."""
+    return handle if isinstance(handle, bytes) else Stored(sha, handle.size, None, seen)
+
+
+def _compiled_output(
+    job: Job,
+    run: CatalogRun,
+    mo: str,
+    found: tuple[Compiled | None, bytes | None, str | None, inputs.Seen | None],
+) -> None:
+    """How the MO file the run made goes back to the parent. Only where the merged catalogs
+    are kept (the site imports the package, MO files included) does the parent need its
+    bytes; elsewhere one that stays as it is goes back as its hash, and a new one as a
+    staged file beside it, so that the parent never holds every locale's MO file.
+    ``found`` is the MO file the run found: its handle, its bytes if they were read, its
+    hash (None: none, or unreadable) and the stat of its read."""
+    handle, compiled, on_disk, seen = found
+    made = run.files.get(mo)
+    if not isinstance(made, bytes):
+        return
+    if made == compiled or (compiled is None and on_disk == run.hashes.get(mo)):
+        if isinstance(handle, bytes):
+            del run.files[mo]  # the parent has these bytes: no need to send them back
+            run.same.append(mo)
+        elif handle is not None and not job.keep:
+            run.files[mo] = _as_is(handle, run.hashes[mo], seen)
+    elif job.stage is not None and not job.keep:
+        with contextlib.suppress(OSError):  # a full disk: back to the parent, as before
+            run.files[mo] = job.stage(mo, made)
+
+
 def _as_left(
     run: CatalogRun,
     catalog: tuple[str, str],
     path: str,
-    mo: str | None,
-    compiled: bytes | None,
+    compiled: tuple[str | None, Compiled | None, inputs.Seen | None],
     entry: list[object],
     written: Written,
     checked: Checked,
 ) -> None:
-    """Record a PO file that stays as the last run left it, without reading it."""
+    """Record a PO file that stays as the last run left it, without reading it (nor its MO
+    file, which stays too)."""
+    mo, handle, seen = compiled
     sha = str(entry[2])
     as_left = Stored(sha, int(str(entry[0])))
     run.on_disk.items.extend(checked.problems)
@@ -401,8 +459,10 @@ def _as_left(
     run.steady[path] = entry
     if mo is not None and written.mo is not None:
         run.hashes[mo] = written.mo
-        if compiled is not None:
+        if isinstance(handle, bytes):
             run.same.append(mo)
+        elif handle is not None:
+            run.files[mo] = _as_is(handle, written.mo, seen)
 
 
 def sha256(data: bytes) -> str:
@@ -443,7 +503,7 @@ def process(
     locales_dir: str,
     package_dir: str,
     keep_merged: bool,
-    compiled: Mapping[str, bytes] | None = None,
+    compiled: Mapping[str, Compiled] | None = None,
     previous: CatalogCache | None = None,
     names: Mapping[str, str] = NAMES,
     templates: Mapping[str, bytes] | None = None,

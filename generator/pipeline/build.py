@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import gc
 import os
+import stat
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -257,19 +258,22 @@ class Made:
         return made
 
 
-def compiled_catalogs(config: Config, registry: Registry, package_dir: str) -> dict[str, bytes]:
-    """The MO files as they are on disk: a locale whose PO file is unchanged keeps its own.
-    One that cannot be read safely is left out (its locale is compiled again); it was
-    reported by :func:`existing_catalogs`."""
-    found: dict[str, bytes] = {}
+def compiled_catalogs(
+    config: Config, registry: Registry, package_dir: str
+) -> dict[str, inputs.Later]:
+    """The MO files on disk, to be read where they are needed (by the worker of their
+    locale; the parent holds none of them): a locale whose PO file is unchanged keeps its
+    own. Anything but a regular file is left out, as one that cannot be read is when its
+    worker reads it: its locale is compiled again."""
+    found: dict[str, inputs.Later] = {}
     for locale in registry.meta.locales:
         relative = catalog_paths.mo_path(package_dir, locale)
         try:
-            data = inputs.read(config.root / relative, limit=config.input_limit, follow=False)
-        except inputs.InputFileError:
+            info = os.lstat(config.root / relative)
+        except OSError:
             continue
-        if data is not None:
-            found[relative] = data
+        if stat.S_ISREG(info.st_mode):
+            found[relative] = inputs.Later(config.root / relative, info.st_size, config.input_limit)
     return found
 
 
@@ -341,7 +345,7 @@ def _run(
         locales_dir,
         package_dir,
         keep,
-        compiled=compiled_catalogs(config, registry, package_dir) if use_cache else None,
+        compiled=compiled_catalogs(config, registry, package_dir),
         previous=previous,
         names=config.domains,
         templates=templates,

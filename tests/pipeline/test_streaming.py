@@ -61,6 +61,30 @@ def test_the_parent_holds_no_po_file(run: Run, project: Path) -> None:
     assert staged_files(project) == []
 
 
+def test_without_a_site_the_parent_holds_no_mo_file(run: Run, project: Path) -> None:
+    """Where no emitter imports the package (the site does, MO files included), the parent
+    holds no MO file either: the worker reads the one on disk only to compare, stages a new
+    one beside it and passes one that stays by its hash. The files are those a run in
+    memory makes, and the next run reads no MO file the stamp shows as settled."""
+    without_site(project)
+    run("generate", "--force", cwd=project)
+    reword(project)
+    settings = config.load(cwd=project)
+    in_memory = build.outputs(settings, build.registry_for(settings))
+    statuses, catalog_run = build.regenerate(settings)
+    mo = {path: data for path, data in catalog_run.files.items() if path.endswith(".mo")}
+    assert len(mo) == 6 and not [path for path, data in mo.items() if isinstance(data, bytes)]
+    assert {s.path for s in statuses if s.path.endswith(".mo") and s.status == "updated"}
+    for path, data in in_memory.items():
+        assert (project / path).read_bytes() == data, path
+    assert staged_files(project) == []
+    assert run("check", cwd=project).code == 0
+    settle(*project.rglob("*.po"), *project.rglob("*.mo"))
+    assert run("generate", "--force", cwd=project).out.startswith("0 files changed")
+    statuses, catalog_run = build.regenerate(settings)
+    assert {s.status for s in statuses if s.path.endswith(".mo")} == {"unchanged"}
+
+
 def test_staged_files_give_the_bytes_of_a_run_in_memory(run: Run, project: Path) -> None:
     run("generate", "--force", cwd=project)
     reword(project)
