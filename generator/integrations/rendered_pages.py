@@ -18,8 +18,8 @@ It does so only where that holds and nothing is lost:
 - a conversion that logged anything (a link to a missing page, under any validation level)
   is not kept, so a rebuild logs what the first build logged.
 
-A page converted anew and a page taken from the memo give the same bytes (tested on the
-repository's own site and on a large generated one).
+A page converted anew and a page taken from the memo give the same bytes
+(``tests/emit/test_page_memos.py`` builds the repository's own site both ways).
 """
 
 from __future__ import annotations
@@ -153,7 +153,6 @@ class RenderedPages:
         self._fingerprint = fingerprint
         self._memo = memo.Memo(root, name, fingerprint)
         self._files: tuple[int, str] | None = None  # (id of the build's Files, their hash)
-        self.converted = 0  # pages this build converted (the others came from the memo)
 
     def attach(self, page: Any) -> None:
         """Make ``page.render`` go through the memo (MkDocs calls it once, after the
@@ -183,7 +182,6 @@ class RenderedPages:
             return
         with _heard() as records:
             convert(config, files)
-        self.converted += 1
         if not records:
             self._memo.put(key, self._made(page))
 

@@ -84,7 +84,6 @@ class SearchEntries:
         self._index = index
         self._add: Callable[[Any], None] = index.add_entry_from_context
         self._normal = normal
-        self.parsed = 0  # pages whose entries this build made (the others came from the memo)
         index.add_entry_from_context = self.add
 
     def _key(self, page: Any) -> str | None:
@@ -112,7 +111,6 @@ class SearchEntries:
                 return
         before = len(entries)
         self._add(page)
-        self.parsed += 1
         if key is not None:
             self._memo.put(key, [list(map(list, entry.items())) for entry in entries[before:]])
 
