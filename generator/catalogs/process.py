@@ -26,6 +26,7 @@ from ..pipeline.cache import (
     Written,
     fingerprint,
     verdicts_bytes,
+    verdicts_path,
     verdicts_salt,
 )
 from ..pipeline.output import Output, Stored
@@ -135,6 +136,8 @@ class Job:
     manifest: Collection[str]  # output.previous: the files errorbook wrote last time
     stage: Callable[[str, bytes], Stored] | None  # output.stage: a changed PO or MO file
     forked: bool  # each locale runs in a process forked for it (pipeline.forks)
+    #: output.write_cache, for a forked worker's verdict records (None: the parent writes)
+    remember: Callable[[str, bytes], None] | None = None
     settled_only: bool = False  # a locale that would read a file raises _Unsettled
 
 
@@ -252,6 +255,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         run.on_disk.items.extend(checked.problems)
     if later:
         run.read[path] = Stored(po_sha or "", len(data), None, seen) if data is not None else None
+    had = data is not None  # from here on, the file as read is known by its hash
+    read_sha = po_sha
     if kept:
         assert data is not None
         run.files[path] = data
@@ -265,7 +270,9 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         name = job.names[domain]
         named = {"name": name} if name != domain else {}  # by default, the 4-argument call
         merged = catalog.merge(registry, domain, locale, parsed, **named)
-        parsed = None  # a locale's catalogs are large: hold one at a time where possible
+        # A locale's catalogs are large: hold one at a time where possible, and let the
+        # file's bytes go before the merged catalog is written.
+        parsed = data = None
         made = pofile.write(merged)
         merged.origin = None  # written: the catalog as read, and its lines, can go
         run.files[path] = made
@@ -273,7 +280,7 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
             run.files[mo] = catalog.compile_mo(merged, counts, memo)
         if job.keep:
             run.merged[(locale, domain)] = merged
-        if data is not None and made != data:
+        if had and sha256(made) != read_sha:
             # The checks of the file as written, at the lines it will have: the merge
             # moves entries, and can fix the header or make an entry fuzzy. Entries the
             # merge kept as they were are not checked again (the memo).
@@ -286,8 +293,12 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     if verdicts is not None:  # what the next run need not check again, if it changed
         seals = verdicts.record(memo)
         if seals != verdicts.known:
-            run.cache.verdicts[path] = verdicts_bytes(salt, seals)
-    if checked is not None and data is not None:
+            record = verdicts_bytes(salt, seals)
+            if job.forked and job.remember is not None:
+                job.remember(verdicts_path(path), record)  # not sent back to the parent
+            else:
+                run.cache.verdicts[path] = record
+    if checked is not None and had:
         run.problems.items.extend(checked.problems)
         run.counts[(locale, domain)] = checks.Counts(*checked.counts)
     output = run.files[path]
@@ -300,17 +311,17 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     run.hashes[path] = po_sha or ""
     if mo is not None and mo_sha is not None:
         run.hashes[mo] = mo_sha
-    if checked is not None and data is not None:  # the file as it now is, by its hash
+    if checked is not None and had:  # the file as it now is, by its hash
         run.cache.checked[path] = checked
     if mo is not None:
         _compiled_output(job, run, mo, (handle, compiled, on_disk, mo_seen))
-    if output == data:  # a worker need not send back what the parent already has
+    if had and po_sha == read_sha:  # a worker need not send back what the parent has
         if later:
             run.files[path] = Stored(po_sha or "", len(output), None, seen)
         else:
             del run.files[path]
             run.same.append(path)
-    elif job.stage is not None and data is not None:
+    elif job.stage is not None and had:
         # A changed PO file goes to a staged file beside it, not back to the parent;
         # where it cannot (a full disk), back to the parent, whose writer then says why.
         with contextlib.suppress(OSError):
@@ -511,6 +522,7 @@ def process(
     stamped: Mapping[str, list[object]] | None = None,
     manifest: Collection[str] = (),
     stage: Callable[[str, bytes], Stored] | None = None,
+    remember: Callable[[str, bytes], None] | None = None,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
@@ -529,7 +541,10 @@ def process(
     files errorbook wrote last time (a worker checks that the file it read is one errorbook
     may take over, see :func:`claim`). ``stage`` (``output.stage``), when given, writes a
     changed PO file to a staged file beside it; the run then passes it as an
-    ``output.Stored``, and the caller must ``output.write`` or ``output.discard`` it."""
+    ``output.Stored``, and the caller must ``output.write`` or ``output.discard`` it.
+    ``remember`` (``output.write_cache``), when given, lets a forked worker write its PO
+    file's verdict record itself (see ``cache.verdicts_path``) instead of sending it back:
+    a record holds only true seals, whether or not the run goes on to write."""
     global _JOB
     locales = list(registry.meta.locales)
     size = sum(
@@ -568,6 +583,7 @@ def process(
         manifest,
         stage,
         forked,
+        remember=remember,
     )
     try:
         if forked:

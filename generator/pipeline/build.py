@@ -353,6 +353,7 @@ def _run(
         stamped=stamped if use_cache else None,
         manifest=output.previous(config.root, config.input_limit),
         stage=functools.partial(output.stage, config.root, owner=os.getpid()) if staged else None,
+        remember=functools.partial(output.write_cache, config.root) if staged else None,
     )
     try:
         return _emit(config, registry, env, package_dir, previous, same, catalog_run)

@@ -312,3 +312,40 @@ def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
     settings = config.load(cwd=project)  # --force trusts no stamp: every locale is read
     assert forked == [list(build.registry_for(settings).meta.locales)]
     assert run("check", cwd=project).code == 0
+
+
+def test_forked_workers_write_their_verdict_records_themselves(
+    run: Run, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forked worker writes its PO file's verdict record to the cache itself instead of
+    sending it back to the parent: the records are those a run in one process writes."""
+    if not forks.available():
+        pytest.skip("needs the fork start method")
+    monkeypatch.setenv("ERRORBOOK_JOBS", "1")
+    alone = tmp_path / "alone"
+    subprocess.run(["cp", "-a", str(project), str(alone)], check=True)
+    assert run("generate", "--force", cwd=alone).code == 0
+    monkeypatch.setattr(catalogs, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setenv("ERRORBOOK_JOBS", "2")
+    settings = config.load(cwd=project)
+    registry = build.registry_for(settings)
+    parts: list[catalogs.CatalogRun] = []
+    real = catalogs._locale
+
+    def kept(locale: str) -> catalogs.CatalogRun:
+        part = real(locale)
+        parts.append(part)
+        return part
+
+    monkeypatch.setattr(catalogs, "_locale", kept)
+    _, catalog_run = build.regenerate(settings, use_cache=False)
+    assert catalog_run.cache.verdicts == {}  # nothing came back from the workers
+    assert len(parts) == 0  # each ran in its own process: nothing was recorded here
+
+    def records(root: Path) -> dict[str, bytes]:
+        folder = root / ".errorbook-cache" / "verdicts"
+        return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+    made = records(project)
+    assert len(made) == 2 * len(registry.meta.locales)
+    assert made == records(alone)
