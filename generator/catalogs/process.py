@@ -280,7 +280,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
             run.files[mo] = catalog.compile_mo(merged, counts, memo)
         if job.keep:
             run.merged[(locale, domain)] = merged
-        if had and sha256(made) != read_sha:
+        po_sha = sha256(made)
+        if had and po_sha != read_sha:
             # The checks of the file as written, at the lines it will have: the merge
             # moves entries, and can fix the header or make an entry fuzzy. Entries the
             # merge kept as they were are not checked again (the memo).
@@ -289,7 +290,7 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
             found, tally = checks.review(
                 merged, lines, path, locale, domain, registry, text, memo=memo, contexts=counts
             )
-            checked = Checked(digest(key, sha256(made)), tuple(found.items), _four(tally))
+            checked = Checked(digest(key, po_sha), tuple(found.items), _four(tally))
     if verdicts is not None:  # what the next run need not check again, if it changed
         seals = verdicts.record(memo)
         if seals != verdicts.known:
@@ -303,8 +304,7 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         run.counts[(locale, domain)] = checks.Counts(*checked.counts)
     output = run.files[path]
     assert isinstance(output, bytes)
-    if not kept:  # hashes of what was just made (kept files were hashed above)
-        po_sha = sha256(output)
+    if not kept:  # the MO file just made (the PO file was hashed where it was written)
         made_mo = run.files[mo] if mo is not None else None
         mo_sha = sha256(made_mo) if isinstance(made_mo, bytes) else None
     run.cache.written[path] = Written(key, po_sha or "", mo_sha)
@@ -450,14 +450,14 @@ def _as_left(
     run: CatalogRun,
     catalog: tuple[str, str],
     path: str,
-    compiled: tuple[str | None, Compiled | None, inputs.Seen | None],
+    mo_file: tuple[str | None, Compiled | None, inputs.Seen | None],
     entry: list[object],
     written: Written,
     checked: Checked,
 ) -> None:
     """Record a PO file that stays as the last run left it, without reading it (nor its MO
     file, which stays too)."""
-    mo, handle, seen = compiled
+    mo, handle, seen = mo_file  # its path, as the parent found it, and the stat of its read
     sha = str(entry[2])
     as_left = Stored(sha, int(str(entry[0])))
     run.on_disk.items.extend(checked.problems)

@@ -171,14 +171,16 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if self._pages_known:
             return
         self._pages_known = True
+        root = self._settings(mkdocs_config).root
         made_with = rendered_pages.fingerprint(mkdocs_config)
         if made_with is not None:
-            root = self._settings(mkdocs_config).root
             name = _memo_name("pages", mkdocs_config)
             self._pages = rendered_pages.RenderedPages(root, name, made_with)
-        self._search = self._search_entries(mkdocs_config)
+        self._search = self._search_entries(mkdocs_config, root)
 
-    def _search_entries(self, mkdocs_config: MkDocsConfig) -> search_entries.SearchEntries | None:
+    def _search_entries(
+        self, mkdocs_config: MkDocsConfig, root: Path
+    ) -> search_entries.SearchEntries | None:
         """What adds this build's pages to Material's search index, through the memo of the
         last build of this configuration where the index is one it knows."""
         index = search_entries.index_of(mkdocs_config.plugins)
@@ -187,7 +189,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             return None
         token = self._token
         return search_entries.SearchEntries(
-            self._settings(mkdocs_config).root,
+            root,
             _memo_name("search", mkdocs_config),
             made_with,
             index,
