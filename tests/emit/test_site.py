@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gettext
 import http.server
 import json
 import os
@@ -577,6 +578,23 @@ def said(lang: str, text: str, **values: object) -> str:
     return found % values if values else found
 
 
+def said_of(lang: str, singular: str, plural: str, n: int, **values: object) -> str:
+    """A text about ``n`` things as a page in ``lang`` shows it: the form its file's
+    Plural-Forms header gives ``n`` (English: the singular for 1 only)."""
+    from babel.messages.pofile import read_po
+
+    text = singular if n == 1 else plural
+    path = ROOT / "templates" / "site" / "i18n" / f"{lang}.po"
+    if path.exists():
+        with path.open("rb") as stream:
+            catalog = read_po(stream)
+        message = catalog.get(singular)
+        forms = message.string if message is not None else None
+        if isinstance(forms, tuple) and all(forms):
+            text = forms[gettext.c2py(catalog.plural_expr)(n)]
+    return text % values
+
+
 @functools.cache
 def reference_text(lang: str) -> dict[str, str]:
     """The registry's reference prose in ``lang`` (its docs.po), by msgctxt."""
@@ -609,7 +627,10 @@ def _shown(page: Any) -> list[str]:
 
 def _status(page: Any, lang: str, shown: int) -> None:
     total = len(se.ErrorCode)
-    wanted = said(lang, "%(shown)s of %(total)s codes", shown=shown, total=total)
+    wanted = said_of(
+        lang, "%(shown)s of %(total)s code", "%(shown)s of %(total)s codes", total,
+        shown=shown, total=total,
+    )  # fmt: skip
     status = page.get_by_role("status").filter(has_text=wanted)
     status.wait_for()
     assert status.get_attribute("aria-live") == "polite"

@@ -167,3 +167,49 @@ def test_a_recovery_summary_fits_the_codes_retry_policy() -> None:
     page = (ROOT / "site" / "docs" / "en" / "codes" / "llm_retries_exhausted.md").read_text("utf-8")
     assert "Retry under the bounded retry policy" not in page
     assert "Stop retrying" in page
+
+
+def test_a_count_of_codes_takes_the_form_its_number_needs(run: Run, tmp_path: Path) -> None:
+    """A registry of one code is "1 code", not "1 codes": on the home page and in the code
+    finder's status, whose form is chosen by the number of codes the table has."""
+    alone = MINIMAL[: MINIMAL.index("  ITEMS_REFUSED:")] + MINIMAL[MINIMAL.index("limits:") :]
+    one = _site(run, make_project(tmp_path / "one", alone))
+    home = (one / "en" / "index.md").read_text("utf-8")
+    assert "Registry version 1\\.2\\.0, 1 code\\." in home
+    finder = (one / "en" / "codes" / "index.md").read_text("utf-8")
+    assert 'data-status="{shown} of {total} code"' in finder
+    two = _site(run, make_project(tmp_path / "two", MINIMAL))
+    assert "Registry version 1\\.2\\.0, 2 codes\\." in (two / "en" / "index.md").read_text("utf-8")
+    codes = (two / "en" / "codes" / "index.md").read_text("utf-8")
+    assert 'data-status="{shown} of {total} codes"' in codes
+
+
+def test_the_site_text_takes_each_languages_plural_forms_from_its_file() -> None:
+    """Each language's form for a number, by the Plural-Forms header of its site text file:
+    Polish has three forms, Arabic six, Spanish one for millions."""
+    from generator.emit.render import environment
+    from generator.emit.site.pages import _counted, chrome_text
+
+    env = environment(None)
+    singular = "Registry version %(version)s, %(count)s code."
+    plural = "Registry version %(version)s, %(count)s codes."
+    polish = _counted(*chrome_text(env, "pl"))
+    assert [polish(singular, plural, n).split(", ")[-1] for n in (1, 2, 5, 22, 112)] == [
+        "%(count)s kod.",
+        "%(count)s kody.",
+        "%(count)s kodów.",
+        "%(count)s kody.",
+        "%(count)s kodów.",
+    ]
+    spanish = _counted(*chrome_text(env, "es"))
+    assert spanish(singular, plural, 1_000_000).endswith("%(count)s de códigos.")
+    assert spanish(singular, plural, 3).endswith("%(count)s códigos.")
+    texts, rule = chrome_text(env, "ar")
+    assert rule is not None and rule.count == 6
+    assert _counted(texts, rule)(singular, plural, 11) == texts[singular].split("\x00")[4]
+    english = _counted({}, None)
+    assert english(singular, plural, 1) == singular
+    assert english(singular, plural, 0) == plural
+    # A translation with another number of forms than its header says is not used.
+    short = {singular: "eins\x00zwei"}
+    assert _counted(short, rule)(singular, plural, 2) == plural

@@ -27,7 +27,9 @@ from ...catalogs.catalog import translations
 from ...catalogs.checks import Counts
 from ...catalogs.entries import entries, message_contexts
 from ...catalogs.locales import cldr_unit
+from ...catalogs.plurals import PluralRule
 from ...catalogs.plurals import lookup as plural_rule
+from ...catalogs.plurals import parse as parse_plural_forms
 from ...diagnostic_ids import IDS as DIAGNOSTIC_IDS
 from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
@@ -252,12 +254,20 @@ def first_sentence(value: Text) -> Text:
 
 def chrome_catalog(env: jinja2.Environment, lang: str) -> dict[str, str]:
     """errorbook's own site strings in ``lang`` (templates/site/i18n/<lang>.po), if any."""
+    return chrome_text(env, lang)[0]
+
+
+def chrome_text(env: jinja2.Environment, lang: str) -> tuple[dict[str, str], PluralRule | None]:
+    """:func:`chrome_catalog`, with the file's own plural rule (its Plural-Forms header),
+    which says how many forms its translators wrote and which one a number takes."""
     try:
         text, _, _ = env.loader.get_source(env, f"site/i18n/{lang}.po")  # type: ignore[union-attr]
     except jinja2.TemplateNotFound:
-        return {}
+        return {}, None
     catalog, _, problems = pofile.read(text.encode("utf-8"), f"templates/site/i18n/{lang}.po", lang)
-    return {} if problems.has_errors else translations(catalog)
+    if problems.has_errors:
+        return {}, None
+    return translations(catalog), parse_plural_forms(catalog.plural_forms)
 
 
 def published(registry: Registry, docs: Mapping[str, Catalog]) -> tuple[str, ...]:
@@ -477,7 +487,7 @@ def emit(
     totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
     roots: list[dict[str, str]] = []  # each language as the root page lists it
     for lang in languages:
-        chrome = chrome_catalog(env, lang) if lang != source else {}
+        chrome, plural = chrome_text(env, lang) if lang != source else ({}, None)
         roots.append(
             {
                 "folder": lang,
@@ -492,10 +502,10 @@ def emit(
             for k, v in translations(messages.get(lang), message_contexts(registry)).items()
         }
         page = Page(registry, lang, source, translations(docs.get(lang)), ui)
-        t = _chrome(chrome, page)
+        t, tn = _chrome(chrome, plural, page)
         page.plain = _plain(chrome)
         context = _context(registry, page, languages, progress, totals, t, pages, examples)
-        context["tp"] = _plain(chrome)
+        context.update(tn=tn, tp=page.plain, tpn=_plain_counted(chrome, plural))
         root = PurePosixPath(site_dir) / "docs" / lang
         for name, what in site_pages(registry).items():
             page.fallback.clear()
@@ -665,28 +675,54 @@ def _plain(catalog: Mapping[str, str]) -> Callable[..., str]:
     """``tp(message, **params)``: site text as plain text, for YAML and front matter."""
 
     def tp(message: str, **params: object) -> str:
-        return (
-            (catalog.get(message) or message) % params
-            if params
-            else (catalog.get(message) or message)
-        )
+        text = catalog.get(message) or message
+        return text % params if params else text
 
     return tp
+
+
+def _counted(catalog: Mapping[str, str], rule: PluralRule | None) -> Callable[[str, str, int], str]:
+    """The site text for a number ``n`` of things, as ``ngettext`` picks it: the translation's
+    plural form that its file's Plural-Forms ``rule`` gives ``n``, or else the English singular
+    for 1 and the plural for any other number. A translation with another number of forms than
+    the rule counts is not used."""
+
+    def choose(singular: str, plural: str, n: int) -> str:
+        forms = catalog.get(singular, "").split("\x00")
+        if rule is not None and len(forms) == rule.count and all(forms):
+            return forms[rule.index(n)]
+        return singular if n == 1 else plural
+
+    return choose
+
+
+def _plain_counted(catalog: Mapping[str, str], rule: PluralRule | None) -> Callable[..., str]:
+    """``tpn(singular, plural, n, **params)``: :func:`_plain` for a text about ``n`` things."""
+    choose = _counted(catalog, rule)
+
+    def tpn(singular: str, plural: str, n: int, **params: object) -> str:
+        text = choose(singular, plural, n)
+        return text % params if params else text
+
+    return tpn
 
 
 _FIELDS = re.compile(r"%\((\w+)\)s")
 _PARAM = re.compile(r"%\((\w+)\)s")
 
 
-def _chrome(catalog: Mapping[str, str], page: Page) -> Callable[..., str]:
-    """``t(message, **params)``: errorbook's own site text in the page's language, as Markdown.
+def _chrome(
+    catalog: Mapping[str, str], rule: PluralRule | None, page: Page
+) -> tuple[Callable[..., str], Callable[..., str]]:
+    """``t(message, **params)`` and ``tn(singular, plural, n, **params)``: errorbook's own site
+    text in the page's language, as Markdown; ``tn`` takes the form for ``n`` things (see
+    :func:`_counted`).
 
     The (translated) message is escaped like any other text; ``%(name)s`` fields are replaced
     by their parameters, each escaped too unless the template built it as :class:`Raw`.
     """
 
-    def t(message: str, **params: object) -> str:
-        text = catalog.get(message) or message
+    def filled(text: str, params: Mapping[str, object]) -> str:
         out: list[str] = []
         position = 0
         for match in _PARAM.finditer(text):
@@ -697,7 +733,15 @@ def _chrome(catalog: Mapping[str, str], page: Page) -> Callable[..., str]:
         out.append(markdown.inline(text[position:], start=not out))
         return "".join(out)
 
-    return t
+    choose = _counted(catalog, rule)
+
+    def t(message: str, **params: object) -> str:
+        return filled(catalog.get(message) or message, params)
+
+    def tn(singular: str, plural: str, n: int, **params: object) -> str:
+        return filled(choose(singular, plural, n), params)
+
+    return t, tn
 
 
 def _stamp(body: str, header: str) -> str:
