@@ -46,3 +46,30 @@ def extract_registry(
                 (entry.context, entry.msgid, entry.plural),
                 list(entry.comments),
             )
+
+
+def extract_schema(
+    fileobj: IO[bytes],
+    keywords: Mapping[str, Any],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """errorbook's own site text on the schema page (``make site-strings``): the name and
+    meaning of every object of the schema, and the type and meaning of each of its keys.
+
+    They are read from the tables the validator reads (:data:`schema.ALL`), not from the file
+    Babel passes, so that the page and its translations follow the schema as it is."""
+    from ..registry import schema
+
+    named = "The name of an object of the codes.yaml schema, a heading on the schema page."
+    typed = "The type of a key of the codes.yaml schema, in the schema page's table."
+    meant = (
+        "The meaning of {} of the codes.yaml schema, on the schema page. Text in backticks "
+        "and key names in quotes are YAML, written as they are."
+    )
+    for item in schema.ALL:
+        yield 1, None, item.name, [named]
+        yield 1, None, item.doc, [meant.format(f"the object {item.name!r}")]
+        for key in item.fields:
+            yield 1, None, key.type, [typed]
+            yield 1, None, key.doc, [meant.format(f"the key {key.name!r} of {item.name!r}")]

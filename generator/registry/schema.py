@@ -294,7 +294,8 @@ CODE = ObjectSchema(
     "sub-code inherits each of `layer`, `shape` with `shape_reason`, `recovery`, `retry`, "
     "`http`, `jsonrpc` and `limits` that it does not give itself from its parent, as the "
     "parent resolves them (`shape` and `shape_reason` only when it gives neither `layer` nor "
-    "`shape`, `http` and `jsonrpc` only when it is protocol-shaped); everything else, its "
+    "`shape`, `http` and `jsonrpc` only when it has its parent's shape and that shape travels "
+    "in the error envelope); everything else, its "
     "message and prose included, is its own. A parent's message may be empty "
     '(`message: ""`): it is then left out of the catalogs, and the runtimes show the '
     "code's name as its message. A parent's page lists its sub-codes, a sub-code's links its "
@@ -617,7 +618,8 @@ def code_schema(declared: tuple[ExtraField, ...]) -> ObjectSchema:
 
 #: The keys a sub-code (PARENT.SUB) takes from its parent when it does not give them itself.
 #: ``shape`` and ``shape_reason`` come as a pair, and only to a sub-code that gives neither
-#: ``layer`` nor ``shape``; ``http`` and ``jsonrpc`` only to a protocol-shaped one.
+#: ``layer`` nor ``shape``; ``http`` and ``jsonrpc`` only to one of its parent's shape, when
+#: that shape travels in the error envelope.
 INHERITED = (
     "layer",
     "shape",

@@ -211,9 +211,15 @@ class Page:
     ui: Mapping[str, tuple[str, ...]]
     fallback: list[str] = field(default_factory=list)
     plain: Callable[..., str] = str  # errorbook's own text as plain text (set per language)
+    own: Mapping[str, str] = field(default_factory=dict)  # errorbook's own text, translated
 
     def text(self, context: str, source: str) -> Text:
         found = self.prose.get(context)
+        return Text(found, True) if found else Text(source, self.lang == self.source)
+
+    def site_text(self, source: str) -> Text:
+        """errorbook's own text (templates/site/i18n) as prose, marked where untranslated."""
+        found = self.own.get(source)
         return Text(found, True) if found else Text(source, self.lang == self.source)
 
     def md(self, value: Text | str) -> str:
@@ -504,6 +510,7 @@ def emit(
         page = Page(registry, lang, source, translations(docs.get(lang)), ui)
         t, tn = _chrome(chrome, plural, page)
         page.plain = _plain(chrome)
+        page.own = chrome
         context = _context(registry, page, languages, progress, totals, t, pages, examples)
         context.update(tn=tn, tp=page.plain, tpn=_plain_counted(chrome, plural))
         root = PurePosixPath(site_dir) / "docs" / lang
@@ -848,6 +855,7 @@ def _context(
         "meta": registry.meta,
         "page": page,
         "T": page.text,
+        "S": page.site_text,
         "md": page.md,
         "cell": page.md,
         "quote": page.quote,
