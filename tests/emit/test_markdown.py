@@ -5,7 +5,7 @@ from __future__ import annotations
 import markdown as python_markdown  # type: ignore[import-untyped]
 import pytest
 
-from generator.emit.site.markdown import block, code_block, code_span, inline, quote
+from generator.emit.site.markdown import block, code_block, code_span, inline, inline_code, quote
 
 EXTENSIONS = ["tables", "attr_list", "md_in_html", "toc", "admonition", "fenced_code"]
 
@@ -71,3 +71,13 @@ def test_fences_and_spans_outgrow_the_backticks_inside() -> None:
 def test_a_quote_keeps_lines_and_paragraphs() -> None:
     html = render(quote([inline("a"), inline("# b"), "", inline("> c")]))
     assert html == "<blockquote>\n<p>a<br />\n# b</p>\n<p>&gt; c</p>\n</blockquote>"
+
+
+def test_errorbook_text_shows_its_backticks_as_code_and_the_rest_as_itself() -> None:
+    """The schema page's own text marks code with backticks: those spans render as code,
+    everything around them as the characters it is, in a table cell too."""
+    text = "A code's `recovery.kind` names *one* of `[a, b]` | or ` a lone tick"
+    html = render(f"| h |\n|---|\n| {inline_code(text)} |\n")
+    assert html.count("<td>") == 1
+    assert "<code>recovery.kind</code>" in html and "<code>[a, b]</code>" in html
+    assert "*one*" in html and "| or ` a lone tick" in html

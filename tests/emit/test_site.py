@@ -222,10 +222,14 @@ def test_the_code_table_sorts(page: Any, server: str) -> None:
     assert page.problems == []
 
 
-def test_untranslated_prose_is_marked(page: Any, server: str) -> None:
+def test_the_schema_page_is_translated_and_its_english_ids_say_so(page: Any, server: str) -> None:
+    """The German schema page is German throughout (no note, nothing marked untranslated);
+    the explanations of the diagnostic ids, English by design, are marked as English."""
     page.goto(f"{server}de/schema/")
-    assert page.locator(".admonition.note").count() >= 1
-    assert page.locator(".eb-untranslated[lang='en']").count() > 0
+    assert page.locator(".admonition.note").count() == 0
+    assert page.locator(".eb-untranslated").count() == 0
+    assert page.locator("td span[lang='en']").count() > 0
+    assert page.locator("td code", has_text="recovery.kind").count() >= 1
     page.goto(f"{server}de/codes/permission_denied/")
     assert page.locator(".eb-untranslated").count() == 0  # fully translated page
 

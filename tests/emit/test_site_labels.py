@@ -41,6 +41,9 @@ def test_table_cells_show_labels_and_carry_ids(run: Run, tmp_path: Path) -> None
     assert "Result shape: [Protocol failure](../shapes.md#protocol)" in page
     overview = (docs / "en" / "overview.md").read_text("utf-8")
     assert "| [Protocol failure](shapes.md#protocol) |" in overview
+    # An actor is named by its id, an identifier in every language, not a word of prose.
+    assert "| `client` | [Protocol failure]" in overview
+    assert "- `client`: The caller\\.\n" in overview
 
 
 def test_the_legend_explains_each_shape_and_each_retry_policy_used(

@@ -33,6 +33,24 @@ def inline(text: str, *, start: bool = True) -> str:
     return text_out
 
 
+#: A code span in errorbook's own text: text between single backticks, on one line.
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code(text: str) -> str:
+    """:func:`inline` for errorbook's own text, where backticks mark code (`recovery.kind`):
+    each such span is a code span, everything else is escaped as ``inline`` escapes it. A
+    registry's text never comes here: its backticks are characters."""
+    out: list[str] = []
+    position = 0
+    for match in _CODE.finditer(text):
+        out.append(inline(text[position : match.start()], start=not out))
+        out.append(code_span(match.group(1)))
+        position = match.end()
+    out.append(inline(text[position:], start=not out))
+    return "".join(out)
+
+
 def block(text: str) -> str:
     """A paragraph: like :func:`inline`, but line breaks inside the text are kept."""
     return "  \n".join(inline(line.lstrip()) for line in text.split("\n"))

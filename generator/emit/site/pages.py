@@ -49,7 +49,7 @@ PAGES = {
     "codes/index": "the table of all codes",
     "limits": "the page of limits",
     "adapters": "the page of transports",
-    "recovery": "the page of recovery by state",
+    "recovery": "the page of recovery for each code",
     "changelog": "the changelog",
     "schema": "the page of the codes.yaml schema",
     "translators": "the translators' guide",
@@ -194,10 +194,13 @@ class Raw(str):
 
 @dataclass
 class Text:
-    """A piece of prose in a page's language, or in the source language where untranslated."""
+    """A piece of prose in a page's language, or in the source language where untranslated.
+    ``code``: errorbook's own text, whose backticks mark code spans (a registry's text is
+    shown as written, backticks included)."""
 
     value: str
     translated: bool = True
+    code: bool = False
 
 
 @dataclass
@@ -220,7 +223,9 @@ class Page:
     def site_text(self, source: str) -> Text:
         """errorbook's own text (templates/site/i18n) as prose, marked where untranslated."""
         found = self.own.get(source)
-        return Text(found, True) if found else Text(source, self.lang == self.source)
+        if found:
+            return Text(found, True, code=True)
+        return Text(source, self.lang == self.source, code=True)
 
     def md(self, value: Text | str) -> str:
         """Inline Markdown for prose, with untranslated prose marked in the page's language."""
@@ -228,13 +233,11 @@ class Page:
             return str(value)
         if isinstance(value, str):
             return markdown.inline(value)
+        shown = markdown.inline_code(value.value) if value.code else markdown.inline(value.value)
         if value.translated:
-            return markdown.inline(value.value)
+            return shown
         self.fallback.append(value.value)
-        return (
-            f'<span class="eb-untranslated" lang="{self.source}">'
-            f"{markdown.inline(value.value)}</span>"
-        )
+        return f'<span class="eb-untranslated" lang="{self.source}">{shown}</span>'
 
     def quote(self, value: Text) -> str:
         """A message as a blockquote, line for line as written (see :func:`markdown.quote`);
