@@ -187,6 +187,7 @@ def test_a_count_of_codes_takes_the_form_its_number_needs(run: Run, tmp_path: Pa
 def test_the_site_text_takes_each_languages_plural_forms_from_its_file() -> None:
     """Each language's form for a number, by the Plural-Forms header of its site text file:
     Polish has three forms, Arabic six, Spanish one for millions."""
+    from generator.catalogs.plurals import PluralRule
     from generator.emit.render import environment
     from generator.emit.site.pages import _counted, chrome_text
 
@@ -210,6 +211,9 @@ def test_the_site_text_takes_each_languages_plural_forms_from_its_file() -> None
     english = _counted({}, None)
     assert english(singular, plural, 1) == singular
     assert english(singular, plural, 0) == plural
-    # A translation with another number of forms than its header says is not used.
+    # A translation with another number of forms than its header says is not used, nor one
+    # whose header's expression gettext cannot read or that picks a form there is not.
     short = {singular: "eins\x00zwei"}
     assert _counted(short, rule)(singular, plural, 2) == plural
+    for broken in ("n ? (", "n / 0", "7", "(" * 2000 + "n" + ")" * 2000):
+        assert _counted(short, PluralRule(2, broken))(singular, plural, 2) == plural

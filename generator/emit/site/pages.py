@@ -700,7 +700,12 @@ def _counted(catalog: Mapping[str, str], rule: PluralRule | None) -> Callable[[s
     def choose(singular: str, plural: str, n: int) -> str:
         forms = catalog.get(singular, "").split("\x00")
         if rule is not None and len(forms) == rule.count and all(forms):
-            return forms[rule.index(n)]
+            try:  # a header in a project's own site text may hold any expression
+                index = rule.index(n)
+            except (ValueError, SyntaxError, RecursionError, ArithmeticError):
+                index = -1
+            if 0 <= index < len(forms):
+                return forms[index]
         return singular if n == 1 else plural
 
     return choose
