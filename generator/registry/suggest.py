@@ -60,18 +60,33 @@ def nearest(word: str, choices: Sequence[str], n: int = MAX_CANDIDATES) -> list[
 def _alike(word: str, choices: Sequence[str]) -> list[str]:
     """The choices spelt like ``word`` (difflib's ratio of at least :data:`CUTOFF`), the most
     alike first, ties by name; those far behind the best are left out: next to 'colour' for
-    'color', 'collar' is noise."""
+    'color', 'collar' is noise.
+
+    ``ratio`` is the costly part and never exceeds ``quick_ratio``, so the choices are scored
+    in falling order of their quick ratio, and scoring stops where that bound falls below what
+    can still be kept: in a registry of many similar names, most are never scored."""
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(word)
-    scored = []
+    bounded = []
     for choice in choices:
         matcher.set_seq1(choice)
-        if matcher.real_quick_ratio() >= CUTOFF and matcher.quick_ratio() >= CUTOFF:
-            ratio = matcher.ratio()
-            if ratio >= CUTOFF:
-                scored.append((-ratio, choice))
+        if matcher.real_quick_ratio() >= CUTOFF:
+            bound = matcher.quick_ratio()
+            if bound >= CUTOFF:
+                bounded.append((-bound, choice))
+    bounded.sort()
+    scored: list[tuple[float, str]] = []
+    best = 0.0
+    for negative, choice in bounded:
+        if -negative < max(CUTOFF, best - MARGIN):
+            break  # no choice from here on can reach the kept range
+        matcher.set_seq1(choice)
+        ratio = matcher.ratio()
+        if ratio >= CUTOFF:
+            scored.append((-ratio, choice))
+            best = max(best, ratio)
     scored.sort()
-    return [choice for ratio, choice in scored if -ratio >= -scored[0][0] - MARGIN]
+    return [choice for ratio, choice in scored if -ratio >= best - MARGIN]
 
 
 def closest(word: str, choices: Sequence[str]) -> str | None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from generator.registry.suggest import MAX_CANDIDATES, nearest, suggest
 
 LEGACY = [f"LEGACY_ERROR_TEMP_{n}" for n in (3200, 3100, 2200, 1201, 1199, 1000)]
@@ -41,3 +44,28 @@ def test_the_hint_depends_on_the_names_alone_not_their_order() -> None:
     shuffled = random.Random(3).sample(names, len(names))
     for word in ("TEMP_100", "TMP_9", "TEMPO_X", "TEMP"):
         assert nearest(word, names) == nearest(word, shuffled)
+
+
+def _every_ratio(word: str, choices: list[str]) -> list[str]:
+    """What _alike must return, by scoring every choice (as it did before it learnt to stop
+    early): the choices with a ratio of at least CUTOFF and within MARGIN of the best."""
+    import difflib
+
+    from generator.registry.suggest import CUTOFF, MARGIN
+
+    scored = sorted(
+        (-difflib.SequenceMatcher(None, choice, word).ratio(), choice) for choice in choices
+    )
+    kept = [(-negative, choice) for negative, choice in scored if -negative >= CUTOFF]
+    return [choice for ratio, choice in kept if ratio >= kept[0][0] - MARGIN]
+
+
+_NAME = st.text(alphabet="AB_12X", min_size=1, max_size=12)
+
+
+@given(word=_NAME, choices=st.lists(_NAME, max_size=40, unique=True))
+@settings(max_examples=400, deadline=None)
+def test_names_spelt_alike_are_those_every_ratio_gives(word: str, choices: list[str]) -> None:
+    from generator.registry.suggest import _alike
+
+    assert _alike(word, choices) == _every_ratio(word, choices)
