@@ -690,27 +690,37 @@ def _obsolete_marks(message: Message) -> list[str]:
     return lines
 
 
-def write(catalog: StableCatalog) -> bytes:
+def write(catalog: StableCatalog, *, babel: bool = False) -> bytes:
     """The PO (or POT) text of a catalog under errorbook's one wrapping policy.
 
     What was read as it is (comment lines, another tool's entries, see :class:`_Held`) is
-    written as it was: Babel's writer would strip, rewrap or drop it."""
+    written as it was: Babel's writer would strip, rewrap or drop it. Where that is every
+    entry and the header (a merge that changed nothing), the texts are joined without
+    Babel's writer; ``babel=True`` calls it all the same (the tests compare the two)."""
     held = _Held()
     buffer = io.BytesIO()
     setattr(babel_pofile, "TextWrapper", _OneLineWrapper)  # noqa: B010 (not exported)
     try:
         with held.standing_in(catalog):
-            write_po(
-                buffer,
-                catalog,
-                width=NO_WRAP,
-                no_location=True,
-                include_previous=True,
-                include_lineno=False,
-            )
+            if held.whole and not babel:
+                # Every entry and the header are written as read: Babel's writer would
+                # write only stand-ins, each on lines of its own between blank lines, and
+                # put_back would replace each with its text. Join the texts so at once.
+                text = b"\n\n".join(held.texts) + b"\n"
+            else:
+                write_po(
+                    buffer,
+                    catalog,
+                    width=NO_WRAP,
+                    no_location=True,
+                    include_previous=True,
+                    include_lineno=False,
+                )
+                text = b""
     finally:
         setattr(babel_pofile, "TextWrapper", TextWrapper)  # noqa: B010
-    text = held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
+    if not text:
+        text = held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
     if catalog.trailing:
         text += b"\n" + "\n".join(catalog.trailing).encode("utf-8") + b"\n"
     return text
@@ -751,6 +761,9 @@ class _Held:
     def __init__(self) -> None:
         self.texts: list[bytes] = []
         self.key = secrets.token_hex(16)
+        #: Set by standing_in: the header and every entry stand in whole, in the order
+        #: Babel's writer writes them (the header, the entries, the obsolete entries).
+        self.whole = False
 
     def hold(self, text: str, whole: bool = False) -> str:
         self.texts.append(text.encode("utf-8"))
@@ -763,6 +776,7 @@ class _Held:
         origin = catalog.origin
         swapped: list[tuple[dict[object, Message], object, Message]] = []
         commented: list[tuple[Message, list[str]]] = []
+        written = 0  # the entries Babel would write, held whole or not
         try:
             kept = origin.raw_header(catalog) if origin is not None else None
             if kept is not None:  # the header as the file had it, comment and wrapping too
@@ -773,6 +787,7 @@ class _Held:
             for obsolete, messages in ((False, catalog._messages), (True, catalog.obsolete)):
                 table: dict[object, Message] = messages  # type: ignore[assignment]
                 for key, message in table.items():
+                    written += 1
                     if not message.id:
                         continue
                     raw = catalog.foreign.get((obsolete, key)) if catalog.foreign else None
@@ -788,6 +803,7 @@ class _Held:
                         commented.append((message, message.user_comments))
                         message.user_comments = self._stand_ins(message.user_comments)
                         message.user_comments += [self.hold(line) for line in marks]
+            self.whole = kept is not None and len(swapped) == written
             yield
         finally:
             catalog.header_comment = header

@@ -181,3 +181,41 @@ def test_an_obsolete_fuzzy_entry_as_msgmerge_writes_it_is_read(run: Run, transla
         subprocess.run([MSGFMT, "--check", "-o", "/dev/null", str(path)], check=True)
     assert run("generate", cwd=translated).code == 0
     assert path.read_text("utf-8") == text
+
+
+def _not_called(*args: object, **kwargs: object) -> None:
+    raise AssertionError("Babel's writer was called")
+
+
+def _repository_po_files() -> list[Path]:
+    root = Path(__file__).resolve().parents[2]
+    patterns = ("locales/*/LC_MESSAGES/*.po", "examples/*/locales/*/LC_MESSAGES/*.po")
+    found = sorted(path for pattern in patterns for path in root.glob(pattern))
+    return found + sorted(root.glob("templates/site/i18n/*.po"))
+
+
+@pytest.mark.parametrize(
+    "path", _repository_po_files(), ids=lambda p: "/".join(p.parts[-4:])
+)  # fmt: skip
+def test_a_catalog_written_as_read_needs_no_babel_writer(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where every entry and the header are written as read, joining their texts gives the
+    bytes Babel's writer and the stand-ins give; once an entry changes, Babel writes."""
+    from generator.catalogs import pofile
+
+    data = path.read_bytes()
+    locale = path.stem if path.parent.name == "i18n" else path.parts[-3]
+    catalog, _, problems = pofile.read(data, str(path), locale, remember=False)
+    assert not problems.has_errors
+    catalog.origin = pofile.read(data, str(path), locale, remember=False)[0]  # as a merge
+    joined = pofile.write(catalog)  # that changed nothing leaves it
+    assert joined == pofile.write(catalog, babel=True)
+    if path.name == "messages.po":  # every entry reads back whole: joined, byte for byte
+        with monkeypatch.context() as patched:
+            patched.setattr(pofile, "write_po", _not_called)
+            assert pofile.write(catalog) == data
+    first = next(message for message in catalog if message.id and not message.pluralizable)
+    first.string = "changed"
+    changed = pofile.write(catalog)
+    assert changed == pofile.write(catalog, babel=True) and changed != joined
