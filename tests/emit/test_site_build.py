@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -28,38 +30,23 @@ I18N = ROOT / "templates" / "site" / "i18n"
 build_site = site_build
 
 
+def _extract_command(output: Path) -> list[str]:
+    """The Makefile's `pybabel extract` of the site text, writing to ``output``: the same
+    keywords and options, so that the test and `make site-strings` cannot drift apart."""
+    text = (ROOT / "Makefile").read_text("utf-8").replace("\\\n", " ")
+    line = next(line for line in text.split("\n") if "pybabel extract" in line)
+    words = shlex.split(line.split("pybabel extract", 1)[1])
+    at = words.index("-o")
+    words[at + 1] = str(output)
+    return [sys.executable, "-m", "babel.messages.frontend", "extract", *words]
+
+
 def test_chrome_template_is_fresh_and_every_language_complete(tmp_path: Path) -> None:
+    # The extractor of the schema page's text reads the installed errorbook's schema.
+    schema = importlib.import_module("errorbook.registry.schema")
+    assert Path(str(schema.__file__)).resolve().is_relative_to(ROOT), "errorbook is not this tree"
     fresh = tmp_path / "site.pot"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "babel.messages.frontend",
-            "extract",
-            "-F",
-            str(I18N / "babel.cfg"),
-            "-k",
-            "t",
-            "-k",
-            "tp",
-            "-k",
-            "plain",
-            "-k",
-            "tn:1,2",
-            "-k",
-            "tpn:1,2",
-            "--no-location",
-            "--no-wrap",
-            "--sort-output",
-            "--omit-header",
-            "-o",
-            str(fresh),
-            ".",
-        ],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
+    subprocess.run(_extract_command(fresh), cwd=ROOT, check=True, capture_output=True)
     assert fresh.read_text("utf-8") == (I18N / "site.pot").read_text("utf-8"), (
         "run `make site-strings`"
     )

@@ -217,3 +217,50 @@ def test_the_site_text_takes_each_languages_plural_forms_from_its_file() -> None
     assert _counted(short, rule)(singular, plural, 2) == plural
     for broken in ("n ? (", "n / 0", "7", "(" * 2000 + "n" + ")" * 2000):
         assert _counted(short, PluralRule(2, broken))(singular, plural, 2) == plural
+
+
+def test_a_registry_written_in_german_gets_germans_site_text(run: Run, tmp_path: Path) -> None:
+    """errorbook's own text is English's: a registry whose source language is German shows
+    its site in German, headings and counts included, not in English."""
+    german = MINIMAL.replace("source_locale: en", "source_locale: de").replace(
+        "locales: [de]", "locales: [en]"
+    )
+    docs = _site(run, make_project(tmp_path / "p", german))
+    assert "Registry\\-Version 1\\.2\\.0, 2 Codes\\." in (docs / "de" / "index.md").read_text(
+        "utf-8"
+    )
+
+
+def test_site_text_falls_back_to_english_marked_as_english() -> None:
+    """Where errorbook's own text has no translation, it is English, and marked so (not as
+    the registry's source language)."""
+    from generator.emit.site.pages import Page
+
+    page = Page(registry=None, lang="it", source="de", prose={}, ui={})  # type: ignore[arg-type]
+    shown = page.md(page.site_text("mapping of `CODE` to code"))
+    assert shown == '<span class="eb-untranslated" lang="en">mapping of `CODE` to code</span>'
+    assert page.fallback == ["mapping of `CODE` to code"]
+    english = Page(registry=None, lang="en", source="de", prose={}, ui={})  # type: ignore[arg-type]
+    assert english.md(english.site_text("text")) == "text"
+
+
+def test_a_site_text_file_without_plural_forms_takes_errorbooks_rule(tmp_path: Path) -> None:
+    """A project's own site text file without a Plural-Forms header: its two French forms are
+    used by errorbook's rule for French, where Babel's CLDR rule would ask for three. A
+    translator's lone % stays text in plain site text too."""
+    import jinja2
+
+    from generator.emit.site.pages import _counted, _plain, chrome_text
+
+    text = (
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n'
+        'msgid "%(n)s code"\nmsgid_plural "%(n)s codes"\nmsgstr[0] "%(n)s code"\n'
+        'msgstr[1] "%(n)s codes, in full"\n'
+    )
+    env = jinja2.Environment(loader=jinja2.DictLoader({"site/i18n/fr.po": text}))
+    texts, rule = chrome_text(env, "fr")
+    assert rule is not None and rule.count == 2
+    choose = _counted(texts, rule)
+    assert choose("%(n)s code", "%(n)s codes", 1) == "%(n)s code"
+    assert choose("%(n)s code", "%(n)s codes", 2) == "%(n)s codes, in full"
+    assert _plain({"a %(n)s": "b %(n)s (100 %) %(m)s"})("a %(n)s", n=3) == "b 3 (100 %) %(m)s"

@@ -201,6 +201,7 @@ class Text:
     value: str
     translated: bool = True
     code: bool = False
+    lang: str | None = None  # the language of untranslated text, if not the registry's
 
 
 @dataclass
@@ -225,7 +226,8 @@ class Page:
         found = self.own.get(source)
         if found:
             return Text(found, True, code=True)
-        return Text(source, self.lang == self.source, code=True)
+        english = self.lang.split("_")[0] == "en"  # the language errorbook's text is written in
+        return Text(source, english, code=True, lang="en")
 
     def md(self, value: Text | str) -> str:
         """Inline Markdown for prose, with untranslated prose marked in the page's language."""
@@ -237,7 +239,7 @@ class Page:
         if value.translated:
             return shown
         self.fallback.append(value.value)
-        return f'<span class="eb-untranslated" lang="{self.source}">{shown}</span>'
+        return f'<span class="eb-untranslated" lang="{value.lang or self.source}">{shown}</span>'
 
     def quote(self, value: Text) -> str:
         """A message as a blockquote, line for line as written (see :func:`markdown.quote`);
@@ -267,8 +269,9 @@ def chrome_catalog(env: jinja2.Environment, lang: str) -> dict[str, str]:
 
 
 def chrome_text(env: jinja2.Environment, lang: str) -> tuple[dict[str, str], PluralRule | None]:
-    """:func:`chrome_catalog`, with the file's own plural rule (its Plural-Forms header),
-    which says how many forms its translators wrote and which one a number takes."""
+    """:func:`chrome_catalog`, with the file's own plural rule (its Plural-Forms header, or
+    errorbook's rule for the language where it has none), which says how many forms its
+    translators wrote and which one a number takes."""
     try:
         text, _, _ = env.loader.get_source(env, f"site/i18n/{lang}.po")  # type: ignore[union-attr]
     except jinja2.TemplateNotFound:
@@ -276,7 +279,19 @@ def chrome_text(env: jinja2.Environment, lang: str) -> tuple[dict[str, str], Plu
     catalog, _, problems = pofile.read(text.encode("utf-8"), f"templates/site/i18n/{lang}.po", lang)
     if problems.has_errors:
         return {}, None
-    return translations(catalog), parse_plural_forms(catalog.plural_forms)
+    header = catalog.plural_forms_text  # as read: Babel would put CLDR's rule in its place
+    rule = parse_plural_forms(header) if header else plural_rule(lang)
+    found = translations(catalog)
+    if not header and rule is not None:  # Babel padded each plural entry to CLDR's count
+        for message in catalog:
+            strings = message.string
+            if not isinstance(strings, tuple) or message.fuzzy or len(strings) < rule.count:
+                continue
+            forms, rest = strings[: rule.count], strings[rule.count :]
+            source = str(message.id[0])
+            if all(forms) and not any(rest) and not placeholders.text_problems(source, forms):
+                found.setdefault(source, "\x00".join(forms))
+    return found, rule
 
 
 def published(registry: Registry, docs: Mapping[str, Catalog]) -> tuple[str, ...]:
@@ -422,7 +437,11 @@ def _owner(context: str, names: Set[str]) -> str:
 
 
 def _code_page_keys(
-    cache: PageCache, page: Page, chrome: Mapping[str, str], header: str, examples: str
+    cache: PageCache,
+    page: Page,
+    chrome: tuple[Mapping[str, str], PluralRule | None],
+    header: str,
+    examples: str,
 ) -> Callable[[Code], str]:
     """The key of each code's page in ``page``'s language (see :class:`PageCache`).
 
@@ -439,7 +458,8 @@ def _code_page_keys(
         page.lang,
         page.source,
         header,
-        repr(sorted(chrome.items())),
+        repr(sorted(chrome[0].items())),
+        repr(chrome[1]),
         repr(registry.adapters),
         repr(registry.fields),
         repr((registry.shapes, registry.recovery_kinds, registry.actors, registry.meta.wires)),
@@ -496,7 +516,7 @@ def emit(
     totals = {d: len(entries(registry, d)) for d in ("messages", "docs")}
     roots: list[dict[str, str]] = []  # each language as the root page lists it
     for lang in languages:
-        chrome, plural = chrome_text(env, lang) if lang != source else ({}, None)
+        chrome, plural = chrome_text(env, lang)  # errorbook's own text is English's
         roots.append(
             {
                 "folder": lang,
@@ -529,7 +549,7 @@ def emit(
             data = _stamp(_with_note(body, page, t), header).encode()
             out.add(str(root / f"{name}.md"), data, _hand_written(site_dir, name))
         shown = examples.fingerprint(lang) if examples is not None else ""
-        page_key = _code_page_keys(cache, page, chrome, header, shown) if cache else None
+        page_key = _code_page_keys(cache, page, (chrome, plural), header, shown) if cache else None
         for code in registry.codes:
             path = str(root / "codes" / f"{code.slug}.md")
             key = page_key(code) if page_key is not None else ""
@@ -685,8 +705,7 @@ def _plain(catalog: Mapping[str, str]) -> Callable[..., str]:
     """``tp(message, **params)``: site text as plain text, for YAML and front matter."""
 
     def tp(message: str, **params: object) -> str:
-        text = catalog.get(message) or message
-        return text % params if params else text
+        return _fill(catalog.get(message) or message, params)
 
     return tp
 
@@ -716,14 +735,22 @@ def _plain_counted(catalog: Mapping[str, str], rule: PluralRule | None) -> Calla
     choose = _counted(catalog, rule)
 
     def tpn(singular: str, plural: str, n: int, **params: object) -> str:
-        text = choose(singular, plural, n)
-        return text % params if params else text
+        return _fill(choose(singular, plural, n), params)
 
     return tpn
 
 
 _FIELDS = re.compile(r"%\((\w+)\)s")
 _PARAM = re.compile(r"%\((\w+)\)s")
+
+
+def _fill(text: str, params: Mapping[str, object]) -> str:
+    """``text`` with each ``%(name)s`` field replaced by its parameter, as ``t`` fills them:
+    a field without a parameter and any other ``%`` (a translator's "100 %") stay as they
+    are, where ``%`` formatting would raise."""
+    if not params:
+        return text
+    return _PARAM.sub(lambda m: str(params.get(m.group(1), m.group(0))), text)
 
 
 def _chrome(
