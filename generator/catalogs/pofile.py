@@ -702,12 +702,11 @@ def write(catalog: StableCatalog, *, babel: bool = False) -> bytes:
     setattr(babel_pofile, "TextWrapper", _OneLineWrapper)  # noqa: B010 (not exported)
     try:
         with held.standing_in(catalog):
-            if held.whole and not babel:
-                # Every entry and the header are written as read: Babel's writer would
-                # write only stand-ins, each on lines of its own between blank lines, and
-                # put_back would replace each with its text. Join the texts so at once.
-                text = b"\n\n".join(held.texts) + b"\n"
-            else:
+            # Where every entry and the header are written as read, Babel's writer would
+            # write only stand-ins, each on lines of its own between blank lines, and
+            # put_back would replace each with its text: the texts are joined instead.
+            joined = held.whole and not babel
+            if not joined:
                 write_po(
                     buffer,
                     catalog,
@@ -716,10 +715,11 @@ def write(catalog: StableCatalog, *, babel: bool = False) -> bytes:
                     include_previous=True,
                     include_lineno=False,
                 )
-                text = b""
     finally:
         setattr(babel_pofile, "TextWrapper", TextWrapper)  # noqa: B010
-    if not text:
+    if joined:
+        text = b"\n\n".join(held.texts) + b"\n"
+    else:
         text = held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
     if catalog.trailing:
         text += b"\n" + "\n".join(catalog.trailing).encode("utf-8") + b"\n"

@@ -740,7 +740,6 @@ def _plain_counted(catalog: Mapping[str, str], rule: PluralRule | None) -> Calla
     return tpn
 
 
-_FIELDS = re.compile(r"%\((\w+)\)s")
 _PARAM = re.compile(r"%\((\w+)\)s")
 
 
