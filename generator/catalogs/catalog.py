@@ -437,8 +437,11 @@ def merge(
     ancestors = _ancestors(registry)
     reshaped: list[Message] = []
     for entry in new_entries:
-        message = to_message(entry)
         previous = old.get(entry.context)
+        if previous is not None and _as_merged(previous, entry, forms):
+            merged[previous.message.id] = previous.message
+            continue
+        message = to_message(entry)
         source = _ids(message)
         if previous is not None and _translated(previous.message):
             prior = previous.message
@@ -499,6 +502,38 @@ def merge(
             prior = item.message
             merged.obsolete[merged._key_for(prior.id, context)] = _gone(prior)
     return merged
+
+
+def _as_merged(previous: _Old, entry: Entry, forms: int) -> bool:
+    """True when the entry read is, in every attribute, the message :func:`merge` would make
+    of it for ``entry``: the same text, comments and flags, its translation in the shape
+    the entry takes. It then goes into the merged catalog itself; a catalog whose template
+    did not change is most of its entries, and making each again was most of the merge."""
+    prior = previous.message
+    if previous.obsolete or prior.locations:
+        return False
+    if entry.plural is None:
+        if prior.id != entry.msgid or not isinstance(prior.string, str):
+            return False
+    elif (
+        not isinstance(prior.id, tuple)
+        or prior.id != (entry.msgid, entry.plural)
+        or not isinstance(prior.string, tuple)
+        or len(prior.string) != forms
+    ):
+        return False
+    translated = _translated(prior)
+    fuzzy = translated and prior.fuzzy  # an untranslated entry loses its fuzzy flag
+    flags = {"python-brace-format"} if entry.brace_format else set()
+    if fuzzy:
+        flags.add("fuzzy")
+    return (
+        prior.flags == flags
+        and (fuzzy or not prior.previous_id)
+        and isinstance(prior.previous_id, list)
+        and isinstance(prior.user_comments, list)
+        and prior.auto_comments == _collapsed(entry.comments)
+    )
 
 
 def _ancestors(registry: Registry) -> dict[str, list[tuple[str, bool]]]:

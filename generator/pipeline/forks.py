@@ -9,10 +9,16 @@ task is, so no process is ever larger than the parent at the fork plus one task.
 ``concurrent.futures`` cannot do this with the fork start method: its ``max_tasks_per_child``
 refuses it, because the executor forks replacements from a thread that may hold locks. Here
 the calling thread forks, and the parent runs no thread of its own while it waits.
+
+A task runs with the cycle collector off. It lives for one task, and what it builds (a
+catalog's messages, their lists and sets) holds no reference cycles to free: each
+collection would only walk those objects, and the parent's, which it shares. Walking an
+inherited object writes to its header, so that page is copied into the worker too.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import pickle
 from collections.abc import Callable, Sequence
@@ -81,6 +87,7 @@ def map_forked(task: Callable[[T], R], items: Sequence[T], count: int) -> list[R
 
 
 def _child(task: Callable[[T], R], item: T, writer: Connection) -> None:
+    gc.disable()  # see the module's docstring
     try:
         answer = pickle.dumps((True, task(item)), pickle.HIGHEST_PROTOCOL)
     except BaseException as exc:  # the parent raises it (Ctrl-C included)

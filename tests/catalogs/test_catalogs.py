@@ -329,3 +329,84 @@ def test_parallel_catalogs_are_byte_identical_to_serial(tmp_path: Path) -> None:
             }
         )
     assert outputs[0] == outputs[1]
+
+
+def _odd_entries(text: str, three_forms: bool = False) -> str:
+    """The German messages catalog with entries a merge must not keep as read: an untranslated
+    fuzzy one, a translated one with a stale ``#|`` line but no fuzzy flag, a plural entry
+    with one form too few, and an entry whose translator comment and flags stay as they are;
+    or, with ``three_forms``, a header whose plural rule is not the language's. (The files as
+    committed have entries whose flags Babel's reader changes: format flags of its own.)"""
+    swaps = [
+        (
+            'msgctxt "NOT_CONFIGURED"\n',
+            '#, fuzzy\n#| msgid "Old words."\nmsgctxt "NOT_CONFIGURED"\n',
+        ),
+        (
+            'msgstr "Surface ist noch nicht eingerichtet und kann daher keine Anfragen '
+            'beantworten."',
+            'msgstr ""',
+        ),
+        ('msgctxt "NOT_CONFIGURED.title"\n', '#| msgid "Gone"\nmsgctxt "NOT_CONFIGURED.title"\n'),
+        (
+            'msgctxt "MODEL_BASE_URL_MISSING"\n',
+            '# a translator\'s note\n#, fuzzy\nmsgctxt "MODEL_BASE_URL_MISSING"\n',
+        ),
+        (
+            'msgstr[1] "Die Aktion {action} wurde ausgeführt, aber das erwartete Ergebnis ist '
+            'nicht innerhalb von {seconds} Sekunden eingetreten."\n',
+            "",
+        ),
+    ]
+    if three_forms:  # a header with another plural rule: every plural entry is read with 3
+        swaps = [('"Plural-Forms: nplurals=2; plural=(n != 1);\\n"', '"Plural-Forms: '
+                  'nplurals=3; plural=(n==1 ? 0 : n==2 ? 1 : 2);\\n"')]  # fmt: skip
+    for old, new in swaps:
+        assert old in text
+        text = text.replace(old, new, 1)
+    return text
+
+
+@pytest.mark.parametrize("case", ["as committed", "odd entries", "three forms", "reworded"])
+def test_a_merge_that_keeps_entries_as_read_makes_what_making_each_anew_makes(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``merge`` puts an entry read from the file into the merged catalog itself where it is
+    what the merge would make; the result must be the catalog made entry by entry."""
+    from babel.messages.catalog import Message
+
+    from generator.catalogs import catalog as catalog_module
+
+    registry_text = (ROOT / "codes.yaml").read_text("utf-8")
+    if case == "reworded":
+        registry_text = registry_text.replace(
+            "Surface is not set up yet, so it cannot answer requests.",
+            "Surface is not set up, so it cannot answer requests.",
+        )
+    registry = load_registry_text(registry_text, "codes.yaml")
+    names = frozenset(code.name for code in registry.codes)
+
+    def attributes(message: Message) -> tuple[object, ...]:
+        return (
+            message.id, message.string, message.context, sorted(message.flags),
+            message.auto_comments, message.user_comments, message.previous_id,
+            message.locations, type(message.id), type(message.string),
+        )  # fmt: skip
+
+    compared = 0
+    for domain in ("messages", "docs"):
+        text = (ROOT / "locales" / "de" / "LC_MESSAGES" / f"{domain}.po").read_text("utf-8")
+        if case in ("odd entries", "three forms") and domain == "messages":
+            text = _odd_entries(text, three_forms=case == "three forms")
+        made = []
+        for reuse in (True, False):
+            if not reuse:
+                monkeypatch.setattr(catalog_module, "_as_merged", lambda *_: False)
+            parsed, _, problems = pofile.read(text.encode("utf-8"), "x.po", "de", domain, names)
+            assert not problems.has_errors
+            merged = merge(registry, domain, "de", parsed)
+            made.append(([attributes(m) for m in merged], pofile.write(merged)))
+            monkeypatch.undo()
+        assert made[0] == made[1]
+        compared += len(made[0][0])
+    assert compared > 100

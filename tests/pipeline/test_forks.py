@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 
@@ -29,6 +30,16 @@ def test_each_task_runs_in_a_process_of_its_own() -> None:
     # Nothing an earlier task held is in the next one's process: it starts as the parent is.
     assert [found for _, found, _ in answers] == [0] * 7
     assert HELD == []
+
+
+def _collector_on(_: int) -> bool:
+    return gc.isenabled()
+
+
+def test_a_task_runs_without_the_cycle_collector_and_the_parent_keeps_it() -> None:
+    assert gc.isenabled()
+    assert forks.map_forked(_collector_on, [1, 2], 2) == [False, False]
+    assert gc.isenabled()
 
 
 def _fails_on_three(item: int) -> int:
