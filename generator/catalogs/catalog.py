@@ -97,7 +97,10 @@ class StableCatalog(Catalog):
         if span is None or old is None:
             return None
         first, last, flags = span
-        if not _same_entry(old, flags, message, obsolete):
+        if old is message:  # kept by the merge as read: only its flags may differ
+            if {flag for flag in flags if flag} != message.flags or old.locations:
+                return None
+        elif not _same_entry(old, flags, message, obsolete):
             return None
         return "\n".join(self.rows[first : last + 1])
 

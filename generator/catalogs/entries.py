@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import weakref
 from dataclasses import dataclass
 
 from ..registry import placeholders
@@ -95,7 +96,7 @@ def code_names(registry: Registry) -> frozenset[str]:
     return frozenset(found)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     context: str
     msgid: str
@@ -309,7 +310,23 @@ def docs_entries(registry: Registry) -> list[Entry]:
     return found
 
 
+#: The entries of the registry asked for last, by domain: the templates and every locale's
+#: merge ask for the same ones, and forked workers find them made in the parent.
+_MADE: tuple[weakref.ref[Registry], dict[str, tuple[Entry, ...]]] | None = None
+
+
 def entries(registry: Registry, domain: str) -> list[Entry]:
+    """What translators get in ``domain``, in the catalog's order (made once per registry)."""
+    global _MADE
+    if _MADE is None or _MADE[0]() is not registry:
+        _MADE = (weakref.ref(registry), {})
+    made = _MADE[1].get(domain)
+    if made is None:
+        made = _MADE[1][domain] = tuple(_entries(registry, domain))
+    return list(made)
+
+
+def _entries(registry: Registry, domain: str) -> list[Entry]:
     if domain == "messages":
         # A parent's empty message is no text to translate (its runtimes show its name).
         found: list[Entry] = []

@@ -33,7 +33,7 @@ from ..pipeline.output import Output, Stored
 from ..registry.model import Registry
 from . import catalog, checks, pofile
 from .checks import Counts
-from .entries import DOMAINS, code_names, message_contexts
+from .entries import DOMAINS, code_names, entries, message_contexts
 from .paths import NAMES, mo_path, po_path, pot_path
 
 #: How much of a catalog file :func:`claim` looks at.
@@ -559,6 +559,8 @@ def process(
         if (text := known.get(pot_path(locales_dir, names[domain]))) is not None
     }
     missing = [domain for domain in DOMAINS if domain not in texts]
+    for domain in DOMAINS:  # made once here, for every process forked below
+        entries(registry, domain)
     # The POT files, where the caller did not have them: in processes of their own when the
     # locales will be, so that the template catalogs' garbage is not in every worker's pages.
     make = functools.partial(_template_text, registry, names)

@@ -410,3 +410,18 @@ def test_a_merge_that_keeps_entries_as_read_makes_what_making_each_anew_makes(
         assert made[0] == made[1]
         compared += len(made[0][0])
     assert compared > 100
+
+
+def test_entries_are_made_once_per_registry_and_each_caller_gets_its_own_list() -> None:
+    from generator.catalogs.entries import entries
+
+    first = load_registry_text(REGISTRY, "codes.yaml")
+    reworded = REGISTRY.replace("The door is closed.", "The gate is shut.")
+    second = load_registry_text(reworded, "codes.yaml")
+    assert "The door is closed." in REGISTRY
+    made = entries(first, "messages")
+    made.clear()  # a caller's list is its own
+    again = entries(first, "messages")
+    assert again and entries(first, "messages")[0] is again[0]  # not made again
+    assert [e.msgid for e in entries(second, "messages")] != [e.msgid for e in again]
+    assert [e.msgid for e in entries(first, "messages")] == [e.msgid for e in again]
