@@ -264,3 +264,42 @@ def test_a_site_text_file_without_plural_forms_takes_errorbooks_rule(tmp_path: P
     assert choose("%(n)s code", "%(n)s codes", 1) == "%(n)s code"
     assert choose("%(n)s code", "%(n)s codes", 2) == "%(n)s codes, in full"
     assert _plain({"a %(n)s": "b %(n)s (100 %) %(m)s"})("a %(n)s", n=3) == "b 3 (100 %) %(m)s"
+
+
+def test_counts_are_numbers_as_the_pages_language_writes_them(run: Run, tmp_path: Path) -> None:
+    """A count on a page is grouped and signed as its language writes numbers (CLDR): the
+    home page's number of codes, the progress page's counts and percentages, and the
+    separator the code finder groups its counts with."""
+    more = "".join(
+        f"  DOOR_SHUT_{n:04d}:\n    layer: inner\n    message: The door {n} is shut.\n"
+        f"    meaning: Nobody is let in.\n    recovery: {{kind: fix_client, steps: [Knock.]}}\n"
+        f"    retry: {{policy: never}}\n    since: 1.0.0\n"
+        for n in range(999)
+    )
+    text = MINIMAL.replace("limits:\n", more + "limits:\n", 1)
+    docs = _site(run, make_project(tmp_path / "many", text))
+    assert "Registry version 1\\.2\\.0, 1,001 codes\\." in (docs / "en" / "index.md").read_text(
+        "utf-8"
+    )
+    assert 'data-group=","' in (docs / "en" / "codes" / "index.md").read_text("utf-8")
+    german = (ROOT / "site" / "docs" / "de" / "progress.md").read_text("utf-8")
+    assert "| 100\N{NO-BREAK SPACE}% |" in german and "| 100% |" not in german
+    assert 'data-group="."' in (ROOT / "site" / "docs" / "de" / "codes" / "index.md").read_text(
+        "utf-8"
+    )
+
+
+def test_the_untranslated_note_names_the_registrys_own_language(run: Run, tmp_path: Path) -> None:
+    """A page that falls back to the source language says which one: English only where the
+    registry is written in English."""
+    german = MINIMAL.replace("source_locale: en", "source_locale: de").replace(
+        "locales: [de]", "locales: [fr]"
+    )
+    root = make_project(tmp_path / "p", german)
+    _site(run, root)
+    translate(po(root, "fr", "docs"), {"DOOR_CLOSED.meaning": "Personne n'entre."})
+    docs = _site(run, root)
+    page = (docs / "fr" / "codes" / "door_closed.md").read_text("utf-8")
+    assert "registre \\(allemand\\)" in page and "English" not in page and "anglais" not in page
+    english = (ROOT / "site" / "docs" / "fr" / "guide.md").read_text("utf-8")  # English pages
+    assert "s'affichent en anglais" in english

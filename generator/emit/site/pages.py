@@ -19,7 +19,7 @@ from pathlib import PurePosixPath
 import jinja2
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent, get_group_symbol
 from babel.units import format_unit
 
 from ...catalogs import pofile
@@ -393,6 +393,15 @@ def quantity(value: int, unit: str, lang: str, forms: tuple[str, ...] = ()) -> s
     elif forms:
         word = forms[-1]
     return f"{format_decimal(value, locale=locale)} {word}"
+
+
+def _number(value: int, lang: str) -> str:
+    return str(format_decimal(value, locale=Locale.parse(lang)))
+
+
+def _percent(value: int, lang: str) -> str:
+    """``value`` per cent (a whole number) with the language's sign and spacing."""
+    return str(format_percent(value / 100, locale=Locale.parse(lang)))
 
 
 def direction(lang: str) -> str:
@@ -797,7 +806,15 @@ def _with_note(body: str, page: Page, t: Callable[..., str]) -> str:
     """Say at the top of a page that some of it is still in the source language."""
     if not page.fallback or page.lang == page.source:
         return body
-    note = t("Parts of this page are not translated yet and are shown in English.")
+    source = Locale.parse(page.source)
+    if source.language == "en":
+        note = t("Parts of this page are not translated yet and are shown in English.")
+    else:  # the registry's text falls back to its own language, named in the page's
+        note = t(
+            "Parts of this page are not translated yet and are shown in the registry's own "
+            "language (%(language)s).",
+            language=source.get_display_name(page.lang) or page.source,
+        )
     lines = body.split("\n")
     at = next((i for i, line in enumerate(lines) if line.startswith("# ")), 0) + 1
     # An admonition title is plain text (Markdown does not format it): no escaping, no quotes.
@@ -911,6 +928,10 @@ def _context(
         "Raw": Raw,
         "link": lambda text, target: Raw(f"[{page.md(text)}]({target})"),
         "codespan": lambda text: Raw(markdown.code_span(str(text))),
+        # Counts as the page's language writes numbers (CLDR, through Babel): "1.000" in German.
+        "number": lambda value: Raw(markdown.inline(_number(value, page.lang), start=False)),
+        "percent": lambda value: Raw(markdown.inline(_percent(value, page.lang), start=False)),
+        "group": get_group_symbol(Locale.parse(page.lang)),
         "quantity": lambda value, limit: Raw(
             markdown.inline(quantity(value, limit.unit, page.lang, unit_forms(limit)))
         ),

@@ -192,6 +192,13 @@
     status.setAttribute("aria-live", "polite");
     finder.appendChild(status);
     var template = finder.getAttribute("data-status") || "{shown} / {total}";
+    // Counts grouped as the page's numbers are (the separator is CLDR's, from the page).
+    var separator = finder.getAttribute("data-group") || "";
+    function count(n) {
+      var text = String(n);
+      if (!separator || text.length < 4) return text;
+      return text.replace(/\B(?=(\d{3})+$)/g, separator);
+    }
     function matches(r, token) {
       if (/^[-+]?\d+$/.test(token)) {
         var number = token.replace(/^\+/, "");
@@ -213,7 +220,7 @@
         r.row.hidden = !visible;
         if (visible) shown += 1;
       });
-      var text = template.replace("{shown}", String(shown)).replace("{total}", String(rows.length));
+      var text = template.replace("{shown}", count(shown)).replace("{total}", count(rows.length));
       if (status.textContent !== text) status.textContent = text;
     }
     input.addEventListener("input", update);
