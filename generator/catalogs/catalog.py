@@ -12,9 +12,9 @@ from __future__ import annotations
 import copy
 import io
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from email import message_from_string
 from itertools import groupby
+from typing import NamedTuple
 
 from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message, _parse_datetime_header
 from babel.messages.mofile import write_mo
@@ -348,8 +348,7 @@ def template(registry: Registry, domain: str, name: str | None = None) -> Stable
     return catalog
 
 
-@dataclass(frozen=True)
-class _Old:
+class _Old(NamedTuple):
     message: Message
     obsolete: bool
 
@@ -424,13 +423,18 @@ def merge(
     old: dict[str, _Old] = {}
     by_text: dict[tuple[str, ...], Message] = {}
     names = code_names(registry)
+    foreign: list[Message] = []
     if existing is not None:
         for message in existing.obsolete.values():
             if message.context and owns(domain, message.context, names):
                 old.setdefault(message.context, _Old(message, True))
-        for message in existing:
-            if message.id and message.context and owns(domain, message.context, names):
+        for message in existing._messages.values():  # the header is not among them
+            if not message.id:
+                continue
+            if message.context and owns(domain, message.context, names):
                 old[message.context] = _Old(message, False)
+            elif not owns(domain, message.context, names):
+                foreign.append(message)  # another tool's: kept, after errorbook's own
     new_entries = entries(registry, domain)
     used = {entry.context for entry in new_entries}
     for item in old.values():
@@ -479,14 +483,17 @@ def merge(
                 message.user_comments = list(previous.message.user_comments)
             message.string = tuple([""] * forms) if entry.plural is not None else ""
         merged[message.id] = message
-    if existing is not None:
-        for message in existing:
-            if message.id and not owns(domain, message.context, names):
-                _keep(merged, existing, message)
+    for message in foreign:
+        assert existing is not None
+        _keep(merged, existing, message)
     # Every translated obsolete entry stays, unless it came back as the active entry: a
     # translation once written is never dropped (the file keeps its history in #~).
     if existing is not None:
-        active = {(_ids(m), m.context) for m in merged if m.id and not merged.is_foreign(m)}
+        active = {
+            (_ids(m), m.context)
+            for m in merged._messages.values()
+            if m.id and not merged.is_foreign(m)
+        }
         for message in existing.obsolete.values():
             if not owns(domain, message.context, names):
                 _keep(merged, existing, message, obsolete=True)

@@ -254,7 +254,7 @@ def review(
     # Every UI message is formatted at runtime, placeholders or not; prose never is.
     brace = counts_by_code if domain == "messages" else {}
     translated = fuzzy = untranslated = rejected = 0
-    for message in catalog:
+    for message in catalog._messages.values():  # the entries, without the header
         if not message.id or catalog.is_foreign(message):
             continue  # another tool's entry is that tool's to check, and not counted
         forms = _forms(message)

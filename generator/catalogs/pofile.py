@@ -321,6 +321,19 @@ def _unfinished(state: dict[str, object], found: Diagnostics) -> None:
         )
 
 
+class _Denormalized:
+    """A string of an entry already taken out of its quoted lines: what Babel's parser
+    asks of the lines, once the reader has done it (so that it is not done twice)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def denormalize(self) -> str:
+        return self.text
+
+
 class _Parser(PoFileParser):
     """Babel's parser, remembering where each entry starts so duplicates can be named, and
     keeping what Babel would change: translator comments as whole lines (Babel strips them,
@@ -388,18 +401,24 @@ class _Parser(PoFileParser):
         super()._process_message_line(lineno, line, obsolete)
 
     def _add_message(self) -> None:
-        msgid = self.messages[0].denormalize() if self.messages else ""
-        context = self.context.denormalize() if self.context else None
+        msgid = context = None
+        if self.messages:
+            msgid = self.messages[0].denormalize()
+            self.messages[0] = _Denormalized(msgid)  # Babel's call below reads it as it is
+        if self.context:
+            context = self.context.denormalize()
+            self.context = _Denormalized(context)
         obsolete = bool(self.obsolete)
         comments = list(self.user_comments)
-        forms = 1 + max((index for index, _ in self.translations), default=0)
-        forms = forms if len(self.messages) > 1 else 0  # a plural entry's forms
-        flags = tuple(flag.strip() for flag in self.flags)  # as written; Babel adds its own
-        self._note(msgid, context)
+        forms = 0  # a plural entry's forms
+        if len(self.messages) > 1:
+            forms = 1 + max((index for index, _ in self.translations), default=0)
+        flags = tuple(map(str.strip, self.flags)) if self.flags else ()  # Babel adds its own
+        self._note(msgid or "", context)
         line = self.offset + 1
         super()._add_message()
-        if self._keep(msgid, context, obsolete, comments, flags):
-            self._fits(msgid, forms, line)
+        if self._keep(msgid or "", context, obsolete, comments, flags):
+            self._fits(msgid or "", forms, line)
 
     def _keep(
         self,
@@ -464,6 +483,8 @@ class _Parser(PoFileParser):
 def _previous(message: Message) -> None:
     """Move ``#| msgid`` lines (``#~| msgid`` in an obsolete entry), read as translator
     comments, back to previous_id."""
+    if not message.user_comments:
+        return  # most entries have no comment line at all
     kept: list[str] = []
     previous: dict[str, list[str]] = {}
     current: str | None = None
@@ -618,7 +639,7 @@ def _read(
             f"malformed PO file: {exc}",
             "fix the entry at this line",
         )
-    for message in catalog:
+    for message in catalog._messages.values():
         _previous(message)
     for message in catalog.obsolete.values():
         _previous(message)
