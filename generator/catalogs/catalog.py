@@ -91,6 +91,14 @@ class StableCatalog(Catalog):
         everything errorbook writes, else None. Writing it back as it was keeps how the
         translator's tool wrapped and ordered it: a merge changes only what it must.
         ``key`` is the message's key in its catalog, when the caller has it."""
+        lines = self.raw_lines(message, obsolete, key)
+        return None if lines is None else "\n".join(self.rows[lines[0] : lines[1] + 1])
+
+    def raw_lines(
+        self, message: Message, obsolete: bool = False, key: object = None
+    ) -> tuple[int, int] | None:
+        """The first and last line (0-based, in ``rows``) of the text :meth:`raw_entry`
+        gives, or None where it gives None."""
         place = self.place(message, obsolete) if key is None else (obsolete, key)
         span = self.spans.get(place)
         old = (self.obsolete if obsolete else self._messages).get(place[1])  # type: ignore[call-overload]
@@ -102,7 +110,7 @@ class StableCatalog(Catalog):
                 return None
         elif not _same_entry(old, flags, message, obsolete):
             return None
-        return "\n".join(self.rows[first : last + 1])
+        return first, last
 
     def raw_header(self, merged: StableCatalog) -> str | None:
         """This file's header entry, comment included, when ``merged`` writes the same one."""

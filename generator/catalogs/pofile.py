@@ -738,10 +738,7 @@ def write(catalog: StableCatalog, *, babel: bool = False) -> bytes:
                 )
     finally:
         setattr(babel_pofile, "TextWrapper", TextWrapper)  # noqa: B010
-    if joined:
-        text = b"\n\n".join(held.texts) + b"\n"
-    else:
-        text = held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
+    text = held.joined() if joined else held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
     if catalog.trailing:
         text += b"\n" + "\n".join(catalog.trailing).encode("utf-8") + b"\n"
     return text
@@ -780,15 +777,39 @@ class _Held:
     entry). Nothing a file holds can pass for one, as nobody can know the key."""
 
     def __init__(self) -> None:
-        self.texts: list[bytes] = []
+        #: Each held text, or the first and last of the lines of ``rows`` that make it: an
+        #: entry of the file read is joined from its lines only where it is written.
+        self.texts: list[bytes | tuple[int, int]] = []
+        self.rows: list[str] = []
         self.key = secrets.token_hex(16)
         #: Set by standing_in: the header and every entry stand in whole, in the order
         #: Babel's writer writes them (the header, the entries, the obsolete entries).
         self.whole = False
+        #: The last line of ``rows`` up to which the held texts are the file's lines as
+        #: they are, one blank line apart (None: they are not).
+        self.through: int | None = None
 
     def hold(self, text: str, whole: bool = False) -> str:
         self.texts.append(text.encode("utf-8"))
-        return f"\x00{self.key}:{len(self.texts) - 1}" + ("\x01" if whole else "\x00")
+        return self._stand_in_for(whole)
+
+    def _stand_in_for(self, whole: bool, number: int | None = None) -> str:
+        number = len(self.texts) - 1 if number is None else number
+        return f"\x00{self.key}:{number}" + ("\x01" if whole else "\x00")
+
+    def text(self, number: int) -> bytes:
+        held = self.texts[number]
+        if isinstance(held, bytes):
+            return held
+        first, last = held
+        return "\n".join(self.rows[first : last + 1]).encode("utf-8")
+
+    def joined(self) -> bytes:
+        """Every held text, one blank line apart, as the whole file (see ``whole``): the
+        file's own lines in one piece where they are the same."""
+        if self.through is not None:
+            return "\n".join(self.rows[: self.through + 1]).encode("utf-8") + b"\n"
+        return b"\n\n".join(self.text(i) for i in range(len(self.texts))) + b"\n"
 
     @contextlib.contextmanager
     def standing_in(self, catalog: StableCatalog) -> Iterator[None]:
@@ -796,12 +817,18 @@ class _Held:
         header = catalog._header_comment
         origin = catalog.origin
         swapped: list[tuple[dict[object, Message], object, Message]] = []
+        held: list[tuple[dict[object, Message], object, Message, int]] = []
         commented: list[tuple[Message, list[str]]] = []
         written = 0  # the entries Babel would write, held whole or not
         try:
             kept = origin.raw_header(catalog) if origin is not None else None
+            # Whether the texts held so far are the file's lines from its first, one blank
+            # line apart: the line after the last of them (None once they are not).
+            follows: int | None = None
             if kept is not None:  # the header as the file had it, comment and wrapping too
                 catalog.header_comment = "#" + self.hold(kept, whole=True)
+                follows = kept.count("\n") + 1
+                self.rows = origin.rows if origin is not None else []
             else:
                 lines = catalog.header_comment.split("\n")
                 catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
@@ -812,19 +839,38 @@ class _Held:
                     if not message.id:
                         continue
                     raw = catalog.foreign.get((obsolete, key)) if catalog.foreign else None
-                    if raw is None and origin is not None:
+                    span = None
+                    if raw is None and origin is not None and self.rows is origin.rows:
+                        span = origin.raw_lines(message, obsolete, key)
+                    elif raw is None and origin is not None:
                         raw = origin.raw_entry(message, obsolete, key)
-                    if raw is not None:
-                        swapped.append((table, key, message))
-                        stand_in = _StandIn(self.hold(raw, whole=True))
-                        table[key] = stand_in  # type: ignore[assignment]
+                    if raw is not None or span is not None:
+                        # Its stand-in goes in below, where Babel's writer is to run.
+                        held.append((table, key, message, len(self.texts)))
+                        if span is None:
+                            follows = None
+                            self.texts.append(str(raw).encode("utf-8"))
+                        else:
+                            if follows is not None and (
+                                span[0] != follows + 1 or self.rows[follows] != ""
+                            ):
+                                follows = None
+                            if follows is not None:
+                                follows = span[1] + 1
+                            self.texts.append(span)
                         continue
+                    follows = None
                     marks = _obsolete_marks(message) if obsolete else []
                     if message.user_comments or marks:
                         commented.append((message, message.user_comments))
                         message.user_comments = self._stand_ins(message.user_comments)
                         message.user_comments += [self.hold(line) for line in marks]
-            self.whole = kept is not None and len(swapped) == written
+            self.whole = kept is not None and len(held) == written
+            self.through = follows - 1 if self.whole and follows is not None else None
+            if not self.whole:
+                for table, key, message, number in held:
+                    swapped.append((table, key, message))
+                    table[key] = _StandIn(self._stand_in_for(True, number))  # type: ignore[assignment]
             yield
         finally:
             catalog.header_comment = header
@@ -851,7 +897,7 @@ class _Held:
             if found.group(3) == b"\x01":  # the entry goes on to the next blank line
                 blank = data.find(b"\n\n", end - 1)
                 end = len(data) if blank < 0 else blank + 1
-            parts += [data[done:start], self.texts[int(found.group(2))], b"\n"]
+            parts += [data[done:start], self.text(int(found.group(2))), b"\n"]
             done = end
         parts.append(data[done:])
         return b"".join(parts)

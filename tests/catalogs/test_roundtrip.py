@@ -219,3 +219,24 @@ def test_a_catalog_written_as_read_needs_no_babel_writer(
     first.string = "changed"
     changed = pofile.write(catalog)
     assert changed == pofile.write(catalog, babel=True) and changed != joined
+
+
+@pytest.mark.parametrize("gap", [b"\n\n\n", b"\n  \n", b"\n\t\n\n"])
+def test_entries_read_further_apart_are_written_one_blank_line_apart(
+    gap: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose entries are written as read, but with more than one blank line (or a
+    line of spaces) between two of them, comes back as Babel's writer would write it: one
+    empty line apart, joined from each entry's own lines."""
+    from generator.catalogs import pofile
+
+    path = Path(__file__).resolve().parents[2] / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    data = path.read_bytes()
+    second = data.index(b"\n\n#.", data.index(b"\n\n#.") + 1)
+    spaced = data[:second] + gap + data[second + 2 :]
+    catalog = pofile.read(spaced, "x.po", "de", remember=False)[0]
+    catalog.origin = pofile.read(spaced, "x.po", "de", remember=False)[0]
+    with monkeypatch.context() as patched:
+        patched.setattr(pofile, "write_po", _not_called)
+        assert pofile.write(catalog) == data
+    assert pofile.write(catalog, babel=True) == data
