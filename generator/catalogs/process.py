@@ -508,6 +508,17 @@ def workers() -> int:
         return 1
 
 
+def _bytes_of(
+    existing: Mapping[str, Source], locales_dir: str, names: Mapping[str, str], locale: str
+) -> int:
+    """The size of a locale's PO files, as read or as their stat gave it."""
+    total = 0
+    for domain in DOMAINS:
+        data = existing.get(po_path(locales_dir, locale, names[domain]))
+        total += data.size if isinstance(data, inputs.Later) else len(data or b"")
+    return total
+
+
 def process(
     registry: Registry,
     existing: Mapping[str, Source],
@@ -598,6 +609,9 @@ def process(
                     done[locale] = _locale(locale)
             _JOB = dataclasses.replace(_JOB, settled_only=False)
             rest = [locale for locale in locales if locale not in done]
+            # The largest first, so that no worker is left with a large locale at the end
+            # while the other has nothing to do (the results go back in the locales' order).
+            rest.sort(key=lambda locale: -_bytes_of(existing, locales_dir, names, locale))
             done.update(zip(rest, forks.map_forked(_locale, rest, count), strict=True))
             parts = [done[locale] for locale in locales]
         else:
