@@ -161,3 +161,21 @@ def test_init_writes_through_no_link_and_reads_no_fifo(run: Run, tmp_path: Path,
     os.mkfifo(root / ".gitignore")  # read as an input: refused at once, never waited on
     result = run("init", str(root), cwd=tmp_path)
     assert result.code == 2 and ".gitignore" in result.err
+
+
+def test_site_serve_waits_for_the_pages_to_settle_before_it_builds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One edit, one build: MkDocs' server waits until no page has changed for a while."""
+    from mkdocs import livereload
+
+    from generator.commands import site
+
+    server = livereload.LiveReloadServer
+    monkeypatch.setattr(server, "__init__", server.__init__)  # put back after the test
+    site._settle_before_building()
+    made = server(builder=lambda: None, host="127.0.0.1", port=0, root="/nonexistent")
+    try:
+        assert made.build_delay == site.SETTLE > 0.1
+    finally:
+        made.server_close()

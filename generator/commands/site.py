@@ -107,6 +107,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     thread.start()
     os.environ[SERVING] = "1"
     _mkdocs_logging()
+    _settle_before_building()
     from mkdocs.commands import serve
 
     try:
@@ -114,6 +115,28 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     finally:
         watcher.stop.set()
     return 0
+
+
+#: How long MkDocs' server waits for the files to stop changing before it builds (its own
+#: wait is a tenth of a second).
+SETTLE = 0.5
+
+
+def _settle_before_building() -> None:
+    """Make MkDocs' server wait :data:`SETTLE` seconds without a change before it builds.
+
+    A regeneration writes the pages one at a time, each flushed to the disk; on a busy
+    machine one flush can outlast MkDocs' own wait, and one edit then made two builds."""
+    from mkdocs import livereload
+
+    server = livereload.LiveReloadServer
+    start = server.__init__
+
+    def settled(self: livereload.LiveReloadServer, *args: object, **kwargs: object) -> None:
+        start(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.build_delay = max(getattr(self, "build_delay", 0.0), SETTLE)
+
+    server.__init__ = settled  # type: ignore[method-assign]
 
 
 def _mkdocs_logging() -> None:
