@@ -825,10 +825,10 @@ class _Held:
             # Whether the texts held so far are the file's lines from its first, one blank
             # line apart: the line after the last of them (None once they are not).
             follows: int | None = None
-            if kept is not None:  # the header as the file had it, comment and wrapping too
+            if origin is not None and kept is not None:  # the header as the file had it
                 catalog.header_comment = "#" + self.hold(kept, whole=True)
                 follows = kept.count("\n") + 1
-                self.rows = origin.rows if origin is not None else []
+                self.rows = origin.rows
             else:
                 lines = catalog.header_comment.split("\n")
                 catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)

@@ -19,14 +19,14 @@ from pathlib import PurePosixPath
 import jinja2
 from babel import Locale
 from babel.messages.catalog import Catalog
-from babel.numbers import format_decimal, format_percent, get_group_symbol
+from babel.numbers import format_decimal, format_percent
 from babel.units import format_unit
 
 from ...catalogs import pofile
 from ...catalogs.catalog import translations
 from ...catalogs.checks import Counts
 from ...catalogs.entries import entries, message_contexts
-from ...catalogs.locales import cldr_unit
+from ...catalogs.locales import cldr_unit, digit_groups
 from ...catalogs.plurals import PluralRule
 from ...catalogs.plurals import lookup as plural_rule
 from ...catalogs.plurals import parse as parse_plural_forms
@@ -931,7 +931,8 @@ def _context(
         # Counts as the page's language writes numbers (CLDR, through Babel): "1.000" in German.
         "number": lambda value: Raw(markdown.inline(_number(value, page.lang), start=False)),
         "percent": lambda value: Raw(markdown.inline(_percent(value, page.lang), start=False)),
-        "group": get_group_symbol(Locale.parse(page.lang)),
+        # The finder groups its counts in threes with this; "" where the language does not.
+        "group": digit_groups((page.lang,)).get(page.lang, ""),
         "quantity": lambda value, limit: Raw(
             markdown.inline(quantity(value, limit.unit, page.lang, unit_forms(limit)))
         ),
