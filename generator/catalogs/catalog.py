@@ -23,7 +23,7 @@ from ..names import one_line
 from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
-from .entries import Entry, code_names, entries, owns
+from .entries import Entry, code_names, entries, owned, owns
 
 #: Header fields Babel computes itself; any other field a tool wrote is kept as it was.
 _BABEL_FIELDS = {
@@ -431,6 +431,9 @@ def merge(
     old: dict[str, _Old] = {}
     by_text: dict[tuple[str, ...], Message] = {}
     names = code_names(registry)
+    new_entries = entries(registry, domain)
+    # The msgctxt of the entries, each errorbook's: made with them (see entries.owned).
+    used = owned(domain, names) or {entry.context for entry in new_entries}
     foreign: list[Message] = []
     if existing is not None:
         for message in existing.obsolete.values():
@@ -439,12 +442,11 @@ def merge(
         for message in existing._messages.values():  # the header is not among them
             if not message.id:
                 continue
-            if message.context and owns(domain, message.context, names):
-                old[message.context] = _Old(message, False)
-            elif not owns(domain, message.context, names):
+            context = message.context
+            if context and (context in used or owns(domain, context, names)):
+                old[context] = _Old(message, False)
+            elif not owns(domain, context, names):
                 foreign.append(message)  # another tool's: kept, after errorbook's own
-    new_entries = entries(registry, domain)
-    used = {entry.context for entry in new_entries}
     for item in old.values():
         if item.message.context not in used and _translated(item.message):
             by_text.setdefault(_ids(item.message), item.message)

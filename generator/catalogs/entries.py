@@ -310,20 +310,38 @@ def docs_entries(registry: Registry) -> list[Entry]:
     return found
 
 
-#: The entries of the registry asked for last, by domain: the templates and every locale's
-#: merge ask for the same ones, and forked workers find them made in the parent.
-_MADE: tuple[weakref.ref[Registry], dict[str, tuple[Entry, ...]]] | None = None
+#: The entries of the registry asked for last, by domain, and the msgctxt of each: the
+#: templates and every locale's merge ask for the same ones, and forked workers find them
+#: made in the parent.
+_MADE: (
+    tuple[weakref.ref[Registry], dict[str, tuple[Entry, ...]], dict[str, frozenset[str]]] | None
+) = None
 
 
 def entries(registry: Registry, domain: str) -> list[Entry]:
     """What translators get in ``domain``, in the catalog's order (made once per registry)."""
     global _MADE
     if _MADE is None or _MADE[0]() is not registry:
-        _MADE = (weakref.ref(registry), {})
+        _MADE = (weakref.ref(registry), {}, {})
     made = _MADE[1].get(domain)
     if made is None:
         made = _MADE[1][domain] = tuple(_entries(registry, domain))
+        _MADE[2][domain] = frozenset(entry.context for entry in made)
     return list(made)
+
+
+def owned(domain: str, names: frozenset[str]) -> frozenset[str]:
+    """The msgctxt of every entry made in this process for the registry whose code names
+    are ``names`` (:func:`code_names`), in ``domain``; empty where none were made.
+
+    Each is errorbook's (:func:`owns` says so), known without matching a pattern: a reader
+    asks for every entry of a catalog, and a worker forked after the entries were made
+    finds the set made, and only reads it."""
+    registry = _MADE[0]() if _MADE is not None else None
+    contexts = _MADE[2].get(domain) if _MADE is not None else None
+    if registry is None or contexts is None or code_names(registry) != names:
+        return frozenset()
+    return contexts
 
 
 def _entries(registry: Registry, domain: str) -> list[Entry]:

@@ -36,7 +36,7 @@ from babel.util import TextWrapper
 from ..diagnostics import Diagnostics, Mark
 from . import plurals
 from .catalog import StableCatalog
-from .entries import owns
+from .entries import owned, owns
 
 _PREVIOUS = re.compile(r'\|\s*(msgctxt|msgid|msgid_plural)?\s*(".*")\s*\Z')
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr\[\d+\]|msgstr)(?=[ \t\"])")
@@ -355,34 +355,33 @@ class _Parser(PoFileParser):
         self.found = found
         self.domain = domain
         self.names = names  # the registry's code names (entries.code_names)
+        # The registry's own msgctxt, where its entries were made (see entries.owned).
+        self.owned = owned(domain, names) if domain is not None else frozenset()
         rule = plurals.lookup(locale) if locale else None
         self.forms = rule.count if rule is not None else None  # errorbook's, for the locale
-        self.seen: dict[tuple[bool, str | None, str], int] = {}
+        # The first line of each msgid and msgctxt in the state (active, obsolete) its first
+        # entry was not in (see _note): nearly always none.
+        self.seen: dict[tuple[bool, str, str | None], int] = {}
+        self.obsolete_first: set[tuple[str, str | None]] = set()  # first seen obsolete
         self.lines: dict[tuple[str, str | None], int] = {}
         self.rows: list[str] = []
         self.row: int | None = None  # the line being read (0-based); None after the last
         self.start: int | None = None  # the first line of the entry being read
-        self.last = -1  # the last line with text before the one being read
 
     def feed(self, text: str) -> Iterator[str]:
-        """The lines of ``text`` for :meth:`parse`, noting which one it is reading."""
+        """The lines of ``text`` for :meth:`parse`, noting which one it is reading.
+
+        A line is given without its newline (Babel strips every line it reads), and nothing
+        else is done per line: where an entry's text begins and ends is found when the
+        entry is added (:meth:`_keep`), from the rows. The rows are kept rather than an
+        io.StringIO of the text, which holds it as four bytes a character: for a large
+        catalog that was the largest thing a worker ever held."""
         self.rows = rows = text.split("\n")
-        # The lines as io.StringIO(text) gives them (ended by "\n" only, the last one
-        # without it, no empty line after a final "\n"), made from the rows: a StringIO
-        # holds its text as four bytes a character, which for a large catalog was the
-        # largest thing a worker ever held.
-        ended = len(rows) - 1
-        for number, row in enumerate(rows):
-            if number == ended and not row:
-                break
-            line = row + "\n" if number < ended else row
+        count = len(rows) - 1 if not rows[-1] else len(rows)  # no line after a final "\n"
+        self.start = next((number for number in range(count) if rows[number].strip()), None)
+        for number in range(count):
             self.row = number
-            blank = not line.strip()
-            if not blank and self.start is None:
-                self.start = number
-            yield line
-            if not blank:
-                self.last = number
+            yield rows[number]
         self.row = None
 
     def _process_comment(self, line: str) -> None:
@@ -401,24 +400,26 @@ class _Parser(PoFileParser):
         super()._process_message_line(lineno, line, obsolete)
 
     def _add_message(self) -> None:
-        msgid = context = None
-        if self.messages:
-            msgid = self.messages[0].denormalize()
-            self.messages[0] = _Denormalized(msgid)  # Babel's call below reads it as it is
+        messages = self.messages
+        msgid = ""
+        context = None
+        if messages:
+            msgid = messages[0].denormalize()
+            messages[0] = _Denormalized(msgid)  # Babel's call below reads it as it is
         if self.context:
             context = self.context.denormalize()
             self.context = _Denormalized(context)
         obsolete = bool(self.obsolete)
-        comments = list(self.user_comments)
+        comments = self.user_comments  # Babel's Message copies it; the next entry gets a new one
         forms = 0  # a plural entry's forms
-        if len(self.messages) > 1:
+        if len(messages) > 1:
             forms = 1 + max((index for index, _ in self.translations), default=0)
         flags = tuple(map(str.strip, self.flags)) if self.flags else ()  # Babel adds its own
-        self._note(msgid or "", context)
         line = self.offset + 1
+        again = self._note(msgid, context, obsolete, line)
         super()._add_message()
-        if self._keep(msgid or "", context, obsolete, comments, flags):
-            self._fits(msgid or "", forms, line)
+        if self._keep(msgid, context, obsolete, comments, flags, again):
+            self._fits(msgid, forms, line)
 
     def _keep(
         self,
@@ -427,24 +428,36 @@ class _Parser(PoFileParser):
         obsolete: bool,
         comments: list[str],
         flags: tuple[str, ...] = (),
+        again: bool = True,
     ) -> bool:
         """Put back what Babel changed of the entry just added: its comment lines, or the
         header comment; note where the entry is (see StableCatalog.raw_entry); and, for
-        another tool's entry, note its text (then True)."""
+        another tool's entry, note its text (then True). ``again``: an entry of the same
+        msgctxt and msgid came before (Babel merged the two)."""
         catalog = self.stable
-        key = catalog._key_for(msgid, context)
+        key: str | tuple[str, str] = msgid if context is None else (msgid, context)
         first = self.start if self.start is not None else 0
+        rows = self.rows
+        last = (len(rows) if self.row is None else self.row) - 1
+        while last >= 0 and not rows[last].strip():
+            last -= 1  # back over the blank lines after the entry
         self.start = self.row  # the line that ended this entry begins the next one
-        catalog.spans[(obsolete, key)] = (first, self.last, flags)
+        catalog.spans[(obsolete, key)] = (first, last, flags)
         if not msgid and context is None and not obsolete:
             if comments:
                 catalog.header_comment = "\n".join(comments)
             return False
-        added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
-        if added is not None:
-            added.user_comments = comments
-        if msgid and self.domain is not None and not owns(self.domain, context, self.names):
-            catalog.foreign[(obsolete, key)] = "\n".join(self.rows[first : self.last + 1])
+        if comments or again:  # Babel's own list is an empty one, or a merge of the two
+            added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
+            if added is not None:
+                added.user_comments = comments
+        if (
+            msgid
+            and self.domain is not None
+            and context not in self.owned
+            and not owns(self.domain, context, self.names)
+        ):
+            catalog.foreign[(obsolete, key)] = "\n".join(rows[first : last + 1])
             return True
         return False
 
@@ -462,22 +475,33 @@ class _Parser(PoFileParser):
                 f"keep {self.forms} forms, or move the entry to a catalog errorbook does not keep",
             )
 
-    def _note(self, msgid: str, context: str | None) -> None:
-        """Report a duplicate entry, and remember the line of each entry."""
-        key = (bool(self.obsolete), context, msgid)
-        line = self.offset + 1
-        first = self.seen.get(key) or self.seen.get((not self.obsolete, context, msgid))
-        if msgid and first is not None:
-            where = "an obsolete" if self.obsolete else "an"
+    def _note(self, msgid: str, context: str | None, obsolete: bool, line: int) -> bool:
+        """Remember the line of each entry, and report a duplicate entry (then True: an
+        entry of the same msgctxt and msgid came before, active or obsolete)."""
+        where = (msgid, context)
+        earliest = self.lines.get(where)
+        if earliest is None:  # the first: the case of nearly every entry
+            self.lines[where] = line
+            if obsolete:
+                self.obsolete_first.add(where)
+            return False
+        # The first line in this entry's state, else the earliest: the first entry's state
+        # has the earliest line, the other state's first line is noted below.
+        first = earliest
+        other_state = (where in self.obsolete_first) != obsolete
+        if other_state:
+            first = self.seen.get((obsolete, *where)) or earliest
+            self.seen.setdefault((obsolete, *where), line)
+        if msgid:
+            kind = "an obsolete" if obsolete else "an"
             self.found.error(
                 "E-PO-DUPLICATE-ENTRY",
                 Mark(self.path, line, 1),
-                f"{where} entry for msgctxt {context!r} msgid {msgid[:40]!r} is "
+                f"{kind} entry for msgctxt {context!r} msgid {msgid[:40]!r} is "
                 f"a duplicate (first at line {first})",
                 "remove one of the two entries",
             )
-        self.seen.setdefault(key, line)
-        self.lines.setdefault((msgid, context), line)
+        return True
 
 
 def _previous(message: Message) -> None:

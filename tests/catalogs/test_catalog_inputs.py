@@ -353,6 +353,42 @@ def test_every_context_errorbook_writes_is_one_it_owns() -> None:
     assert not entries.owns("docs", "DOOR_CLOSED")
 
 
+def test_the_contexts_known_as_owned_are_the_registrys_and_only_for_its_names() -> None:
+    """entries.owned lets the reader and the merge skip owns' patterns for the registry's
+    own msgctxt: it must name exactly those, and only for that registry's code names, so
+    that another registry's catalog is still judged by its own."""
+    registry = load_registry_text(REGISTRY, "codes.yaml")
+    surface = load_registry_text((ROOT / "codes.yaml").read_text("utf-8"), "codes.yaml")
+    names = entries.code_names(registry)
+    for domain in entries.DOMAINS:
+        made = entries.entries(registry, domain)
+        known = entries.owned(domain, names)
+        assert known == {entry.context for entry in made}
+        assert all(entries.owns(domain, context, names) for context in known)
+        assert entries.owned(domain, entries.code_names(surface)) == frozenset()
+        assert entries.owned(domain, names | {"SOME_OTHER_CODE"}) == frozenset()
+    assert entries.owned("no such domain", names) == frozenset()
+
+
+def test_another_tools_entry_is_found_whether_or_not_the_entries_were_made() -> None:
+    """The reader's shortcut (entries.owned) changes nothing in what it keeps as another
+    tool's: the same foreign entries, read with the registry's entries made or not."""
+    registry = load_registry_text(REGISTRY, "codes.yaml")
+    names = entries.code_names(registry)
+    made = entries.entries(registry, "messages")
+    own = "".join(
+        f'msgctxt "{entry.context}"\nmsgid "{entry.msgid}"\nmsgstr "x"\n\n' for entry in made[:3]
+    )
+    text = ('msgid ""\nmsgstr ""\n"Language: de\\n"\n\n' + own + FOREIGN).encode("utf-8")
+    with_made = pofile.read(text, "x.po", "de", "messages", names, remember=False)[0]
+    entries._MADE = None  # as in a process that never made them
+    assert entries.owned("messages", names) == frozenset()
+    without = pofile.read(text, "x.po", "de", "messages", names, remember=False)[0]
+    assert with_made.foreign == without.foreign
+    assert len(with_made.foreign) == FOREIGN.count("msgid ") - FOREIGN.count("msgid_plural")
+    assert not any((False, (e.msgid, e.context)) in with_made.foreign for e in made[:3])
+
+
 def test_errorbooks_header_comments_carry_its_mark() -> None:
     for text in catalog.HEADER_COMMENT.values():
         assert any(mark in text for mark in catalog.MARKS), text
@@ -362,6 +398,40 @@ def test_errorbooks_header_comments_carry_its_mark() -> None:
 @given(st.text(alphabet=st.sampled_from(["a", "é", "…", " ", "\n", "\r", "\x0b", "\u2028"])))
 def test_the_reader_sees_the_lines_a_stringio_would(text: str) -> None:
     """The PO reader splits a file into lines itself rather than through io.StringIO, which
-    holds four bytes a character; Babel's parser must get exactly the same lines."""
+    holds four bytes a character; Babel's parser, which strips every line it reads, must
+    get the same lines under the same numbers (a line given without its newline)."""
     reader = pofile._Parser(StableCatalog(), "x.po", Diagnostics())
-    assert list(reader.feed(text)) == list(io.StringIO(text))
+    fed = list(reader.feed(text))
+    assert [line.strip() for line in fed] == [line.strip() for line in io.StringIO(text)]
+    assert [line + "\n" for line in fed] == [line.rstrip("\n") + "\n" for line in io.StringIO(text)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 2)), max_size=8))
+def test_a_duplicate_entry_names_the_first_line_of_its_own_kind(
+    found: list[tuple[bool, int]],
+) -> None:
+    """Each repeated msgctxt and msgid is reported at its line, naming the first entry in
+    the same state (active or obsolete) if there is one, else the first in the other."""
+    text = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n'
+    expected: list[tuple[int, str]] = []
+    first: dict[tuple[bool, int], int] = {}
+    for obsolete, number in found:
+        mark = "#~ " if obsolete else ""
+        text += f'\n{mark}msgctxt "K{number}"\n'
+        line = text.count("\n") + 1  # the msgid line's number
+        text += f'{mark}msgid "M{number}"\n{mark}msgstr ""\n'
+        earlier = first.get((obsolete, number)) or first.get((not obsolete, number))
+        if earlier is not None:
+            kind = "an obsolete" if obsolete else "an"
+            expected.append(
+                (
+                    line,
+                    f"{kind} entry for msgctxt 'K{number}' msgid 'M{number}' is a duplicate "
+                    f"(first at line {earlier})",
+                )
+            )
+        first.setdefault((obsolete, number), line)
+    problems = pofile.read(text.encode("utf-8"), "x.po", "de", remember=False)[2]
+    duplicates = [p for p in problems.items if p.id == "E-PO-DUPLICATE-ENTRY"]
+    assert [(p.mark.line, p.message) for p in duplicates] == expected
