@@ -106,7 +106,9 @@ class StableCatalog(Catalog):
             return None
         first, last, flags = span
         if old is message:  # kept by the merge as read: only its flags may differ
-            if {flag for flag in flags if flag} != message.flags or old.locations:
+            if (flags or message.flags) and {flag for flag in flags if flag} != message.flags:
+                return None
+            if old.locations:
                 return None
         elif not _same_entry(old, flags, message, obsolete):
             return None
@@ -455,8 +457,9 @@ def merge(
     reshaped: list[Message] = []
     for entry in new_entries:
         previous = old.get(entry.context)
-        if previous is not None and _as_merged(previous, entry, forms):
-            merged[previous.message.id] = previous.message
+        if previous is not None and entry.msgid and _as_merged(previous, entry, forms):
+            # Put in as Catalog.__setitem__ puts a new entry: its context is the only one.
+            merged._messages[(entry.msgid, entry.context)] = previous.message
             continue
         message = to_message(entry)
         source = _ids(message)
@@ -543,13 +546,15 @@ def _as_merged(previous: _Old, entry: Entry, forms: int) -> bool:
     ):
         return False
     translated = _translated(prior)
-    fuzzy = translated and prior.fuzzy  # an untranslated entry loses its fuzzy flag
-    flags = {"python-brace-format"} if entry.brace_format else set()
-    if fuzzy:
-        flags.add("fuzzy")
+    flags = prior.flags
+    fuzzy = translated and "fuzzy" in flags  # an untranslated entry loses its fuzzy flag
+    # The flags are exactly python-brace-format where the entry is formatted, and fuzzy.
+    if len(flags) != entry.brace_format + fuzzy or (
+        entry.brace_format and "python-brace-format" not in flags
+    ):
+        return False
     return (
-        prior.flags == flags
-        and (fuzzy or not prior.previous_id)
+        (fuzzy or not prior.previous_id)
         and isinstance(prior.previous_id, list)
         and isinstance(prior.user_comments, list)
         and prior.auto_comments == _collapsed(entry.comments)

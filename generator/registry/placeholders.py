@@ -213,6 +213,9 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _edges(text: str) -> tuple[str, str]:
+    """The white space ``text`` starts and ends with (str.strip's, so str.isspace's)."""
+    if not (text[:1].isspace() or text[-1:].isspace()):
+        return ("", "")  # most texts: nothing to strip, and no copy of the text made
     stripped = text.strip()
     if not stripped:
         return text, ""

@@ -334,7 +334,8 @@ def test_parallel_catalogs_are_byte_identical_to_serial(tmp_path: Path) -> None:
 def _odd_entries(text: str, three_forms: bool = False) -> str:
     """The German messages catalog with entries a merge must not keep as read: an untranslated
     fuzzy one, a translated one with a stale ``#|`` line but no fuzzy flag, a plural entry
-    with one form too few, and an entry whose translator comment and flags stay as they are;
+    with one form too few, an entry whose translator comment and flags stay as they are, and
+    a formatted one flagged with another format;
     or, with ``three_forms``, a header whose plural rule is not the language's. (The files as
     committed have entries whose flags Babel's reader changes: format flags of its own.)"""
     swaps = [
@@ -356,6 +357,11 @@ def _odd_entries(text: str, three_forms: bool = False) -> str:
             'msgstr[1] "Die Aktion {action} wurde ausgeführt, aber das erwartete Ergebnis ist '
             'nicht innerhalb von {seconds} Sekunden eingetreten."\n',
             "",
+        ),
+        # One flag, as many as errorbook writes, but not the one it writes.
+        (
+            '#, python-brace-format\nmsgctxt "ACTION_NOT_FOUND"\n',
+            '#, c-format\nmsgctxt "ACTION_NOT_FOUND"\n',
         ),
     ]
     if three_forms:  # a header with another plural rule: every plural entry is read with 3

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.registry import placeholders
 from generator.registry.placeholders import parse
@@ -49,3 +51,20 @@ def test_a_positional_field_in_a_translation_is_fixed_with_the_sources_names() -
     # Without placeholders in the source there is no name to give: the general hint stays.
     alone = placeholders.translation_problems(("Closed.",), ("Zu {0}.",), None)
     assert alone[0].hint == "use a named placeholder such as {count}"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            ["a", "é", " ", "\n", "\t", "\x0b", "\x1c", "\x85", "\u2028", "\u3000"]
+        )
+    )
+)
+def test_the_edges_of_a_text_are_what_strip_removes(text: str) -> None:
+    """A translation's edges are compared with its source's: the white space str.strip
+    removes at each end, found without copying a text that has none."""
+    stripped = text.strip()
+    start = text.index(stripped) if stripped else len(text)
+    expected = (text[:start], text[start + len(stripped) :]) if stripped else (text, "")
+    assert placeholders._edges(text) == expected
