@@ -90,10 +90,18 @@ def owns(domain: str, context: str | None, names: frozenset[str] = frozenset()) 
 
 def code_names(registry: Registry) -> frozenset[str]:
     """Every name whose catalog entries are the registry's: its codes' names and the names
-    they were renamed from, whatever the naming rule allows."""
-    found = {code.name for code in registry.codes}
-    found.update(code.renamed_from for code in registry.codes if code.renamed_from)
-    return frozenset(found)
+    they were renamed from, whatever the naming rule allows (made once per registry: each
+    catalog's reader and merge ask)."""
+    global _NAMES
+    if _NAMES is None or _NAMES[0]() is not registry:
+        found = {code.name for code in registry.codes}
+        found.update(code.renamed_from for code in registry.codes if code.renamed_from)
+        _NAMES = (weakref.ref(registry), frozenset(found))
+    return _NAMES[1]
+
+
+#: The code names of the registry asked for last (see code_names).
+_NAMES: tuple[weakref.ref[Registry], frozenset[str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

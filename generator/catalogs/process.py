@@ -326,6 +326,10 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         # where it cannot (a full disk), back to the parent, whose writer then says why.
         with contextlib.suppress(OSError):
             run.files[path] = job.stage(path, output)
+    if job.forked and domain == DOMAINS[-1]:
+        # The worker ends with this domain: what the call made (catalogs, their lines and
+        # checks) goes with the process, not freed one object at a time on the way out.
+        forks.spare(locals())
 
 
 def _review(

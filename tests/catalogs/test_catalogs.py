@@ -431,3 +431,16 @@ def test_entries_are_made_once_per_registry_and_each_caller_gets_its_own_list() 
     assert again and entries(first, "messages")[0] is again[0]  # not made again
     assert [e.msgid for e in entries(second, "messages")] != [e.msgid for e in again]
     assert [e.msgid for e in entries(first, "messages")] == [e.msgid for e in again]
+
+
+def test_code_names_are_made_once_per_registry_and_follow_the_registry() -> None:
+    from generator.catalogs.entries import code_names
+
+    demo = load_registry_text(REGISTRY, "codes.yaml")
+    surface = load_registry_text((ROOT / "codes.yaml").read_text("utf-8"), "codes.yaml")
+    for registry in (demo, surface, demo):
+        names = code_names(registry)
+        assert names == {code.name for code in registry.codes} | {
+            code.renamed_from for code in registry.codes if code.renamed_from
+        }
+        assert code_names(registry) is names  # not made again

@@ -315,3 +315,39 @@ def test_a_translation_checked_clean_but_fuzzy_after_the_merge_is_not_compiled()
     compiled = catalog.compile_mo(merged, counts, memo)
     assert compiled == catalog.compile_mo(merged, counts)
     assert "Die Tür ist zu.".encode() not in compiled
+
+
+def test_a_seal_depends_on_the_values_of_its_key_not_on_their_objects() -> None:
+    """The same texts give the same seal whether they are one object or two, interned or
+    not (a record must match in the next run, whose strings are other objects), and keys
+    that differ in any part, or only in where a text ends, give different seals."""
+    import sys
+
+    salt = cache.verdicts_salt("de", "messages", "x.po")
+    text = "".join(["Die Tür ", "ist zu."])
+    same = "".join(["Die Tür ist", " zu."])
+    keys: list[tuple[object, ...]] = [
+        ("DOOR", (text,), (text,), True, None),
+        ("DOOR", (same,), ("".join(["Die Tür ", "ist zu."]),), True, None),
+        (sys.intern("DOOR"), (sys.intern(text),), (same,), True, None),
+    ]
+    seals = set()
+    for key in keys:
+        verdicts = checks.Verdicts(salt)
+        verdicts.vouch(key)
+        seals.add(verdicts.seals[key])
+    assert len(seals) == 1
+    others: list[tuple[object, ...]] = [
+        ("DOOR", (text,), (text,), False, None),
+        ("DOOR", (text,), (text,), True, "count"),
+        ("DOOR", (text, text), (text,), True, None),
+        ("DOOR", (text,), (text, ""), True, None),
+        ("DOOR", ("Die Tür", " ist zu."), (text,), True, None),
+        (None, (text,), (text,), True, None),
+        ("DOO", ("R" + text,), (text,), True, None),
+    ]
+    for key in others:
+        verdicts = checks.Verdicts(salt)
+        verdicts.vouch(key)
+        seals.add(verdicts.seals[key])
+    assert len(seals) == 1 + len(others)
