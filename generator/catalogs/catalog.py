@@ -23,7 +23,7 @@ from ..names import one_line
 from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
-from .entries import Entry, code_names, entries, owned, owns
+from .entries import Entry, code_names, contexts, entries, owned, owns
 
 #: Header fields Babel computes itself; any other field a tool wrote is kept as it was.
 _BABEL_FIELDS = {
@@ -434,8 +434,8 @@ def merge(
     by_text: dict[tuple[str, ...], Message] = {}
     names = code_names(registry)
     new_entries = entries(registry, domain)
-    # The msgctxt of the entries, each errorbook's: made with them (see entries.owned).
-    used = owned(domain, names) or {entry.context for entry in new_entries}
+    used = contexts(registry, domain)  # the new entries' msgctxt, made with them
+    own = owned(domain, names)  # those owns() takes, known without its patterns
     foreign: list[Message] = []
     if existing is not None:
         for message in existing.obsolete.values():
@@ -445,7 +445,7 @@ def merge(
             if not message.id:
                 continue
             context = message.context
-            if context and (context in used or owns(domain, context, names)):
+            if context and (context in own or owns(domain, context, names)):
                 old[context] = _Old(message, False)
             elif not owns(domain, context, names):
                 foreign.append(message)  # another tool's: kept, after errorbook's own
@@ -458,8 +458,11 @@ def merge(
     for entry in new_entries:
         previous = old.get(entry.context)
         if previous is not None and entry.msgid and _as_merged(previous, entry, forms):
-            # Put in as Catalog.__setitem__ puts a new entry: its context is the only one.
-            merged._messages[(entry.msgid, entry.context)] = previous.message
+            place = (entry.msgid, entry.context)
+            if place in merged._messages:  # two entries of one msgctxt: Babel merges them
+                merged[previous.message.id] = previous.message
+            else:  # as Catalog.__setitem__ puts in a new entry, without its checks
+                merged._messages[place] = previous.message
             continue
         message = to_message(entry)
         source = _ids(message)

@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..registry import placeholders
@@ -60,10 +61,13 @@ _OF_A_CODE = {
 }
 
 
-@functools.lru_cache(maxsize=1 << 16)  # asked for every entry of every catalog read
-def _of_errorbooks_shape(domain: str, context: str) -> bool:
+def _shaped(domain: str, context: str) -> bool:
     pattern = _CONTEXTS.get(domain)
     return pattern is not None and pattern.match(context) is not None
+
+
+#: _shaped, asked for every entry of every catalog read.
+_of_errorbooks_shape = functools.lru_cache(maxsize=1 << 16)(_shaped)
 
 
 def owns(domain: str, context: str | None, names: frozenset[str] = frozenset()) -> bool:
@@ -77,9 +81,16 @@ def owns(domain: str, context: str | None, names: frozenset[str] = frozenset()) 
     and no other tool's entry of that shape, such as ``menu``, is taken. (Only the shape
     test is cached: a cache keyed by ``names`` would compare two equal sets of 10,000 names
     on every hit.)"""
+    return _owns(domain, context, names, _of_errorbooks_shape)
+
+
+def _owns(
+    domain: str, context: str | None, names: frozenset[str], shaped: Callable[[str, str], bool]
+) -> bool:
+    """:func:`owns`, testing the shape with ``shaped``."""
     if context is None:
         return False
-    if _of_errorbooks_shape(domain, context):
+    if shaped(domain, context):
         return True
     if not names:
         return False
@@ -318,38 +329,61 @@ def docs_entries(registry: Registry) -> list[Entry]:
     return found
 
 
-#: The entries of the registry asked for last, by domain, and the msgctxt of each: the
-#: templates and every locale's merge ask for the same ones, and forked workers find them
-#: made in the parent.
-_MADE: (
-    tuple[weakref.ref[Registry], dict[str, tuple[Entry, ...]], dict[str, frozenset[str]]] | None
-) = None
+@dataclass(slots=True)
+class _Made:
+    """What :func:`entries` made for the registry asked for last, by domain: the templates
+    and every locale's merge ask for the same ones, and forked workers find them made in
+    the parent."""
+
+    registry: weakref.ref[Registry]
+    entries: dict[str, tuple[Entry, ...]] = dataclasses.field(default_factory=dict)
+    contexts: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)  # every msgctxt
+    owned: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)  # those owns() takes
+
+
+_MADE: _Made | None = None
+
+
+def _made(registry: Registry, domain: str) -> _Made:
+    global _MADE
+    if _MADE is None or _MADE.registry() is not registry:
+        _MADE = _Made(weakref.ref(registry))
+    if domain not in _MADE.entries:
+        made = _MADE.entries[domain] = tuple(_entries(registry, domain))
+        found = _MADE.contexts[domain] = frozenset(entry.context for entry in made)
+        names = code_names(registry)
+        # Nearly all: a release or a code name of characters owns' patterns do not take
+        # (a digit of another script, a line break) is left to owns, as it always was. The
+        # shape is tested without owns' cache, which would hold every msgctxt in the
+        # parent, and so in each worker it forks.
+        taken = frozenset(c for c in found if _owns(domain, c, names, _shaped))
+        _MADE.owned[domain] = found if len(taken) == len(found) else taken
+    return _MADE
 
 
 def entries(registry: Registry, domain: str) -> list[Entry]:
     """What translators get in ``domain``, in the catalog's order (made once per registry)."""
-    global _MADE
-    if _MADE is None or _MADE[0]() is not registry:
-        _MADE = (weakref.ref(registry), {}, {})
-    made = _MADE[1].get(domain)
-    if made is None:
-        made = _MADE[1][domain] = tuple(_entries(registry, domain))
-        _MADE[2][domain] = frozenset(entry.context for entry in made)
-    return list(made)
+    return list(_made(registry, domain).entries[domain])
+
+
+def contexts(registry: Registry, domain: str) -> frozenset[str]:
+    """The msgctxt of every entry of ``domain`` (made with the entries)."""
+    return _made(registry, domain).contexts[domain]
 
 
 def owned(domain: str, names: frozenset[str]) -> frozenset[str]:
-    """The msgctxt of every entry made in this process for the registry whose code names
-    are ``names`` (:func:`code_names`), in ``domain``; empty where none were made.
+    """The msgctxt of the entries made in this process for the registry whose code names
+    are ``names`` (:func:`code_names`), in ``domain``, that :func:`owns` says are
+    errorbook's; empty where none were made.
 
-    Each is errorbook's (:func:`owns` says so), known without matching a pattern: a reader
-    asks for every entry of a catalog, and a worker forked after the entries were made
-    finds the set made, and only reads it."""
-    registry = _MADE[0]() if _MADE is not None else None
-    contexts = _MADE[2].get(domain) if _MADE is not None else None
-    if registry is None or contexts is None or code_names(registry) != names:
+    It is a shortcut for owns, never a wider answer: a reader asks about every entry of a
+    catalog, and a worker forked after the entries were made finds the set made, and only
+    reads it."""
+    made = _MADE
+    registry = made.registry() if made is not None else None
+    if made is None or registry is None or domain not in made.owned:
         return frozenset()
-    return contexts
+    return made.owned[domain] if code_names(registry) == names else frozenset()
 
 
 def _entries(registry: Registry, domain: str) -> list[Entry]:

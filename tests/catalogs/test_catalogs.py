@@ -14,6 +14,7 @@ from babel.messages.extract import extract
 
 from generator.catalogs import plurals, pofile
 from generator.catalogs.catalog import merge, template
+from generator.catalogs.entries import entries as entries_of
 from generator.registry.validate import load_registry_text
 
 from ..conftest import MSGFMT, REGISTRY, ROOT, Run, make_project, po
@@ -444,3 +445,39 @@ def test_code_names_are_made_once_per_registry_and_follow_the_registry() -> None
             code.renamed_from for code in registry.codes if code.renamed_from
         }
         assert code_names(registry) is names  # not made again
+
+
+def test_two_entries_of_one_msgctxt_merge_as_babel_merges_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A code named ``glossary`` whose meaning is a glossary term's word gives two docs
+    entries of one msgctxt and msgid; a merge that keeps the entry read must still combine
+    them as Catalog.__setitem__ does (found by a review of the change that bypassed it)."""
+    from generator.catalogs import catalog as catalog_module
+
+    text = REGISTRY.replace("registry:\n", "registry:\n  naming: {pattern: '[a-zA-Z_]+'}\n", 1)
+    text = text.replace(
+        "codes:\n",
+        "codes:\n  glossary:\n    layer: front\n    message: The time ran out.\n"
+        "    meaning: Timeout\n    recovery: {kind: fix_client, steps: [Wait.]}\n"
+        "    retry: {policy: never}\n    http: 408\n    jsonrpc: -32051\n    since: 1.0.0\n",
+        1,
+    )
+    text += "glossary:\n  meaning:\n    term: Timeout\n    definition: When time runs out.\n"
+    registry = load_registry_text(text, "codes.yaml")
+    names = frozenset(code.name for code in registry.codes)
+    both = [e for e in entries_of(registry, "docs") if e.context == "glossary.meaning"]
+    assert len(both) == 2
+    comments = "".join(f"#. {line}\n" for line in both[1].comments)
+    po_text = 'msgid ""\nmsgstr ""\n"Language: de\\n"\n\n' + comments
+    po_text += 'msgctxt "glossary.meaning"\nmsgid "Timeout"\nmsgstr "Zeitlimit"\n'
+    made = []
+    for reuse in (True, False):
+        if not reuse:
+            monkeypatch.setattr(catalog_module, "_as_merged", lambda *_: False)
+        parsed = pofile.read(po_text.encode("utf-8"), "x.po", "de", "docs", names)[0]
+        made.append(pofile.write(merge(registry, "docs", "de", parsed)))
+        monkeypatch.undo()
+    assert made[0] == made[1]
+    block = made[0].decode("utf-8").split('msgctxt "glossary.meaning"')[0].rsplit("\n\n", 1)[1]
+    assert block.count("#. ") == 4, block  # both entries' comments
