@@ -9,7 +9,7 @@ from .. import schema
 from ..fields import Fields
 from ..loader import Scalar
 
-SEMVER = re.compile(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")
+SEMVER = re.compile(r"(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\Z")  # ASCII digits only
 
 
 def semver(value: str) -> tuple[int, int, int]:
