@@ -352,10 +352,10 @@ def _made(registry: Registry, domain: str) -> _Made:
         made = _MADE.entries[domain] = tuple(_entries(registry, domain))
         found = _MADE.contexts[domain] = frozenset(entry.context for entry in made)
         names = code_names(registry)
-        # Nearly all: a release or a code name of characters owns' patterns do not take
-        # (a digit of another script, a line break) is left to owns, as it always was. The
-        # shape is tested without owns' cache, which would hold every msgctxt in the
-        # parent, and so in each worker it forks.
+        # Nearly all: a code name of characters owns' patterns do not take (a line break,
+        # which a naming rule may allow) is left to owns, as it always was. The shape is
+        # tested without owns' cache, which would hold every msgctxt in the parent, and so
+        # in each worker it forks.
         taken = frozenset(c for c in found if _owns(domain, c, names, _shaped))
         _MADE.owned[domain] = found if len(taken) == len(found) else taken
     return _MADE
