@@ -9,7 +9,10 @@ translation as fuzzy; no similarity search can hand one code's translation to an
 
 from __future__ import annotations
 
+import _strptime  # type: ignore[import-not-found]  # noqa: F401  (see below)
 import copy
+import email.message  # (see below)
+import email.parser  # noqa: F401  (see below)
 import io
 from collections.abc import Iterable, Mapping
 from email import message_from_string
@@ -24,6 +27,10 @@ from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
 from .entries import Entry, code_names, contexts, entries, owned, owns
+
+# Reading a header imports email.parser and email.message (for email.message_from_string)
+# and _strptime (for Babel's datetime.strptime) on first use. Imported here, they are
+# imported once, in the parent, rather than again in each worker it forks.
 
 #: Header fields Babel computes itself; any other field a tool wrote is kept as it was.
 _BABEL_FIELDS = {

@@ -481,3 +481,23 @@ def test_two_entries_of_one_msgctxt_merge_as_babel_merges_them(
     assert made[0] == made[1]
     block = made[0].decode("utf-8").split('msgctxt "glossary.meaning"')[0].rsplit("\n\n", 1)[1]
     assert block.count("#. ") == 4, block  # both entries' comments
+
+
+def test_reading_a_header_imports_nothing_more() -> None:
+    """A forked worker reads one header per PO file: the modules that costs (email's parser,
+    Babel's strptime) are imported with the catalogs, once in the parent, not in each worker."""
+    script = (
+        "import sys\n"
+        "from generator.catalogs import pofile\n"
+        "before = set(sys.modules)\n"
+        "data = open(sys.argv[1], 'rb').read()\n"
+        "catalog, lines, found = pofile.read(data, 'de.po', 'de', 'messages')\n"
+        "assert catalog.mime_headers and not found.has_errors, found\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    path = ROOT / "locales" / "de" / "LC_MESSAGES" / "messages.po"
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == []
