@@ -105,6 +105,32 @@ def test_a_compiled_template_fills_as_format_map(template: str, value: object) -
     same_as_format_map(template, {"a": "first", "b": value, "count": 3, "_x1": value})
 
 
+def test_text_and_names_like_the_stand_ins_fill_as_written() -> None:
+    """The compiled function's code holds stand-ins (l0, n0, ...) where each template's
+    literals and names go: a template whose text and names look like them is not confused."""
+    names = ("l1", "n0", "l0")
+    template = "l1{n0}n0{l1}l0{l0}{n0}n1'\"{{"
+    for arity in (None, 3):
+        fill = se.i18n._compile(template, names, arity=arity)
+        assert fill is not None
+        params: dict[str, object] = {"l1": "A", "n0": 10_000, "l0": "\\x"}
+        assert fill(params) == template.format_map(params)
+    fill = se.i18n._compile(template, names, integers=("n0",), group=".", arity=3)
+    assert (
+        fill is not None and fill({"l1": 1, "n0": 10_000, "l0": 2}) == "l110.000n01l0210.000n1'\"{"
+    )
+
+
+def test_a_kept_function_refuses_other_than_as_many_parameters() -> None:
+    fill = se.i18n._compile("{a} and {b}", ("a", "b", "c"), arity=3)
+    assert fill is not None
+    assert fill({"a": 1, "b": 2, "c": 3}) == "1 and 2"
+    wrong: list[dict[str, object]] = [{"a": 1, "b": 2}, {"a": 1, "b": 2, "c": 3, "d": 4}]
+    for params in wrong:
+        with pytest.raises(KeyError):
+            fill(params)
+
+
 @pytest.mark.parametrize(
     "template",
     ["{0}", "{}", "{a.real}", "{a[0]}", "{a!r}", "{a:>5}", "{", "}", "{a}}", "{ a}", "{secret}"],
@@ -296,4 +322,4 @@ def test_the_count_cache_stays_bounded_and_right() -> None:
         expected = forms[rule(n)].format_map(values)
         for _ in range(2):
             assert translator.message("LLM_RETRIES_EXHAUSTED", attempts=n) == expected
-    assert len(translator._fast["LLM_RETRIES_EXHAUSTED"][3]) == se.i18n._COUNTS
+    assert len(translator._counts["LLM_RETRIES_EXHAUSTED"]) == se.i18n._COUNTS

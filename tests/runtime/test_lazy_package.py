@@ -193,7 +193,7 @@ def test_a_count_written_into_a_kept_message_is_grouped_and_isolated_as_a_value(
         if locale in se.codes.RIGHT_TO_LEFT:
             value = f"\u2068{value}\u2069"
         assert first == template.format(attempts=value), (locale, count)
-        assert count in translator._fast["LLM_RETRIES_EXHAUSTED"][3]
+        assert count in translator._counts["LLM_RETRIES_EXHAUSTED"]
         assert translator.message("LLM_RETRIES_EXHAUSTED", attempts=count) == first
     with pytest.raises(TypeError, match="must be an int, not bool"):
         se.Translator("de").message("LLM_RETRIES_EXHAUSTED", attempts=True)

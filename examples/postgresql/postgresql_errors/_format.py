@@ -9,8 +9,10 @@ that imports only the registry's data, lets envelope use i18n without i18n reach
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from types import CodeType, FunctionType
 
 from .codes import _CODES, _Text, _text
 
@@ -226,60 +228,67 @@ def join(
     names: Sequence[str],
     grouped: Collection[str] = (),
     group: Callable[[int], str] | None = None,
+    arity: int | None = None,
 ) -> Fill:
     """A function that puts ``p[name]`` between the literals with one f-string; ``group``
     writes the values of the fields named in ``grouped`` that are whole numbers of four
-    digits or more.
+    digits or more. With ``arity``, the function raises KeyError for parameters that are
+    not exactly that many, before it reads any.
 
     An f-string formats each value as str.format does (``format(value, "")``, left to right,
     a missing name a KeyError) but does not parse the template again on every call, which is
     most of what format_map spends on a message.
     """
-    if not names:
+    if not names and arity is None:
         (text,) = literals
         return lambda p: text
-    shape = tuple(name in grouped for name in names)
-    make = _makers.get(shape)
-    if make is None:
-        make = _makers[shape] = _maker(shape)
-    return make(literals, names, group)
+    shape = (tuple(name in grouped for name in names), arity)
+    code = _codes.get(shape)
+    if code is None:
+        code = _codes[shape] = _code(*shape)
+    values = {f"l{i}": text for i, text in enumerate(literals)}
+    values.update((f"n{i}", name) for i, name in enumerate(names))
+    consts = tuple(values.get(c, c) if c.__class__ is str else c for c in code.co_consts)
+    return FunctionType(code.replace(co_consts=consts), {"g": group, "__builtins__": builtins})
 
 
-#: A grouped field in the f-string of _maker: a value that is not a whole number of four
+#: A grouped field in the f-string of _code: a value that is not a whole number of four
 #: digits or more is formatted as it is, without a call; ``g`` writes the others.
-GROUPED_FIELD = "{{v if type(v := p[n{0}]) is not int or -1000 < v < 1000 else g(v)}}"
-#: Makes the function that fills a template from its literals, its fields' names and the
-#: function a grouped field's value goes through (see _maker).
-Maker = Callable[[Sequence[str], Sequence[str], Callable[[int], str] | None], Fill]
-#: A Maker per shape of template, each compiled once: a registry's messages have few shapes.
-_makers: dict[tuple[bool, ...], Maker] = {}
+GROUPED_FIELD = "{{v if type(v := p['n{0}']) is not int or -1000 < v < 1000 else g(v)}}"
+#: The code of the function that fills a template, per shape of template, each compiled
+#: once: a registry's messages have few shapes.
+_codes: dict[tuple[tuple[bool, ...], int | None], CodeType] = {}
 
 
-def _maker(shape: tuple[bool, ...]) -> Maker:
-    """The Maker of the templates whose fields are as ``shape`` says: one bool per field,
-    True where its value goes through the grouping function.
+def _code(shape: tuple[bool, ...], arity: int | None) -> CodeType:
+    """The code of the function that fills the templates whose fields are as ``shape``
+    says: one bool per field, True where its value goes through the grouping function. With
+    ``arity``, it first raises KeyError for parameters that are not that many.
 
     Its source is written here and compiled, as dataclasses and namedtuple write theirs: a
     function whose one f-string has exactly the template's fields, calling the grouping
     function only for the fields that need it, is the fastest fill, and a template can have
-    any number of fields in any order. The source names the literals and the fields by their
-    position only: no text of a template and no placeholder's name ever enters it.
+    any number of fields in any order. The source holds stand-ins (``l0``, ``n0``, ...)
+    where the literals and the fields' names go; :func:`join` puts each template's own in
+    their place among the code's constants. So no text of a template and no placeholder's
+    name ever enters source code, and the function reads them as constants, which is faster
+    than reading them from a closure.
     """
     body = "".join(
-        (GROUPED_FIELD.format(i) if grouped else f"{{p[n{i}]}}") + f"{{l{i + 1}}}"
+        (GROUPED_FIELD.format(i) if grouped else f"{{p['n{i}']}}") + f"l{i + 1}"
         for i, grouped in enumerate(shape)
     )
-    literals = "".join(f"l{i}, " for i in range(len(shape) + 1))
-    names = "".join(f"n{i}, " for i in range(len(shape)))
-    source = (
-        "def make(literals, names, g):\n"
-        f"    ({literals}) = literals\n"
-        f"    ({names}) = names\n"
-        f'    return lambda p: f"{{l0}}{body}"\n'
-    )
-    namespace: dict[str, Maker] = {}
-    exec(source, namespace)
-    return namespace["make"]
+    check = "" if arity is None else f"    if len(p) != {int(arity)}:\n        raise KeyError\n"
+    namespace: dict[str, Callable[..., object]] = {}
+    exec(f'def fill(p):\n{check}    return f"l0{body}"\n', namespace)
+    code = namespace["fill"].__code__
+    # Each stand-in must be a constant of its own, or join cannot work. The compiler may add
+    # others: a long f-string is built with "".join.
+    wanted = [f"{kind}{i}" for i in range(len(shape)) for kind in "ln"] + [f"l{len(shape)}"]
+    marks = [c for c in code.co_consts if c.__class__ is str and c in wanted]
+    if marks != wanted:
+        raise RuntimeError(f"unexpected constants in a fill function: {code.co_consts!r}")
+    return code
 
 
 def compile_template(
@@ -290,6 +299,7 @@ def compile_template(
     group: str | None = None,
     isolate: bool = False,
     known: tuple[str, int] | None = None,
+    arity: int | None = None,
 ) -> Fill | None:
     """A function that fills ``template`` as format_map would, for parameters with every name
     of ``allowed``, only faster; None for a template :func:`split` refuses, which is exactly
@@ -302,7 +312,11 @@ def compile_template(
 
     ``known`` is a placeholder whose value is known now, with that value (a whole number,
     such as the count a plural message is kept for): it is written into the text at once,
-    grouped as it would be, and the function does not read it."""
+    grouped as it would be, and the function does not read it.
+
+    With ``arity`` (the number of the code's placeholders), the function raises KeyError for
+    parameters that are not that many: together with a KeyError for any name it reads that
+    is missing, a call with other names than the code's cannot pass unnoticed."""
     pieces = split(template, allowed)
     if pieces is None:
         return None
@@ -316,8 +330,8 @@ def compile_template(
         separator = group if known[0] in integers else None
         literals, names = _written_in(literals, names, known, separator)
     if group is None or not integers:
-        return join(literals, names)
-    return join(literals, names, integers, _grouping(group))
+        return join(literals, names, arity=arity)
+    return join(literals, names, integers, _grouping(group), arity)
 
 
 def _written_in(

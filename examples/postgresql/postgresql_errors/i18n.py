@@ -29,13 +29,9 @@ _CACHE_LIMIT = 512
 _COUNTS = 1024
 _catalogs: dict[str, gettext.NullTranslations] = {}
 _translators: dict[str | None, Translator] = {}
-#: What message() answers a call it has seen from, per code (see Translator._fast): the
-#: number of the code's placeholders, its compiled template (for a code without a count),
-#: the name of its count ("" for none) and its compiled templates by count.
-Entry = tuple[int, Fill, str, dict[object, Fill]]
 #: Each shared Translator's fast path by the locale it was asked for, so that message()
 #: reaches it in one look-up.
-_fast: dict[str | None, dict[str, Entry]] = {}
+_fast: dict[str | None, dict[str, Fill]] = {}
 #: The fast path's compiler, under the name this module has always given it.
 _compile = compile_template
 
@@ -122,13 +118,15 @@ class Translator:
         self._isolate = self.locale in RIGHT_TO_LEFT
         self._codes: dict[str, tuple[_Text, frozenset[str], gettext.NullTranslations | None]] = {}
         self._templates: dict[tuple[str, int], tuple[str, Fill]] = {}
-        # The fast path, by code (an Entry): a call with as many parameters as the code has
-        # placeholders is one dict look-up and one call, or for a code with a count, the
-        # template kept for that count (at most _COUNTS counts per code, so that arbitrary
-        # counts cannot grow it without end). Every function kept here reads each of the
-        # code's placeholders (but the count, which message() reads), so that a KeyError
-        # tells a call with other names, which takes _message and its checks.
-        self._fast: dict[str, Entry] = {}
+        # The fast path, by code: a function of the parameters that an earlier call kept,
+        # so that a call is one dict look-up and one call. For a code with a count, it
+        # picks the template kept for that count from _counts (at most _COUNTS counts per
+        # code, so that arbitrary counts cannot grow it without end). Each function raises
+        # KeyError for parameters that are not as many as the code's placeholders, and
+        # reads each of them, so that a KeyError tells a call with other names (or a count
+        # not seen yet), which takes _message and its checks.
+        self._fast: dict[str, Fill] = {}
+        self._counts: dict[str, dict[object, Fill]] = {}
         self._titles: dict[str, str | None] = {}  # by code: one per code at most
         self._languages: dict[str, str] = {}  # by code: the shipped locale its message is in
 
@@ -211,6 +209,7 @@ class Translator:
             integers=info.integers,
             group=self._group,
             isolate=self._isolate,
+            arity=len(frozenset(info.placeholders)),
         )
 
     def title(self, code: ErrorCode | str) -> str | None:
@@ -249,11 +248,12 @@ class Translator:
         mapping (for names that cannot be keyword arguments, such as ``class``). Bad
         parameters raise TypeError naming them."""
         if params is None:
-            entry = self._fast.get(code)  # an ErrorCode hashes and compares as its value
-            if entry is not None and len(keywords) == entry[0]:
-                found = _answer(entry, keywords)
-                if found is not None:
-                    return found
+            kept = self._fast.get(code)  # an ErrorCode hashes and compares as its value
+            if kept is not None:
+                try:
+                    return kept(keywords)
+                except KeyError:
+                    pass
         else:
             keywords = merge_params(code_text(code), params, keywords)
         return self._message(code, keywords)
@@ -271,18 +271,19 @@ class Translator:
         if info.count is None:
             kept = _reading_all(text, info, compiled)
             if kept is not None:
-                self._fast[info.code] = (len(names), kept, "", {})
+                self._fast[info.code] = kept
         elif type(number) is int:
-            entry = self._fast.get(info.code)
-            if entry is None:
-                entry = self._fast[info.code] = (len(names), compiled, info.count, {})
-            if len(entry[3]) < _COUNTS:
+            counts = self._counts.get(info.code)
+            if counts is None:
+                counts = self._counts[info.code] = {}
+                self._fast[info.code] = _by_count(info.count, counts)
+            if len(counts) < _COUNTS:
                 # Kept for this count, which is written into the text once and for all.
                 counted = self._compiled(text, info, known=(info.count, number))
                 others = tuple(name for name in info.placeholders if name != info.count)
                 kept = _reading_all(text, info, counted, others) if counted else None
                 if kept is not None:
-                    entry[3][number] = kept
+                    counts[number] = kept
         return compiled(params)
 
     @staticmethod
@@ -293,19 +294,17 @@ class Translator:
         return lambda n: 0 if n == 1 else 1
 
 
-def _answer(entry: Entry, keywords: dict[str, object]) -> str | None:
-    """The message for a call whose code has ``entry`` and whose parameters are as many as
-    its placeholders, from what an earlier call kept; None where nothing kept answers it (a
-    count not seen yet) or the names are not the code's (a KeyError of the kept function)."""
-    try:
-        if not entry[2]:
-            return entry[1](keywords)
-        count = keywords[entry[2]]
-        if count.__class__ is int:  # not a bool, which equals 0 or 1
-            return entry[3][count](keywords)
-    except KeyError:
-        pass
-    return None
+def _by_count(name: str, counts: dict[object, Fill]) -> Fill:
+    """The fast path of a code whose count is ``name``: the function kept in ``counts`` for
+    the call's count. A KeyError for a count not seen yet, or one that is not an int."""
+
+    def by_count(params: dict[str, object]) -> str:
+        count = params[name]
+        if count.__class__ is not int:  # a bool equals 0 or 1, but is no count
+            raise KeyError(name)
+        return counts[count](params)
+
+    return by_count
 
 
 def _reading_all(
@@ -362,17 +361,11 @@ def message(
     """The message for ``code`` in ``locale`` (the source locale when None), its placeholders
     given as keyword arguments, in the ``params`` mapping, or both."""
     if params is None:
-        # Translator.message and _answer, written out here: each call they save is a fifth
-        # of the time a call that hits takes. A KeyError is any miss: the locale, the code
-        # or the count not seen yet, or another name than the code's.
+        # Translator.message, written out here: the call it saves is a fifth of the time a
+        # call that hits takes. A KeyError is any miss: the locale, the code or the count
+        # not seen yet, or other names than the code's.
         try:
-            entry = _fast[locale][code]
-            if len(keywords) == entry[0]:
-                if not entry[2]:
-                    return entry[1](keywords)
-                count = keywords[entry[2]]
-                if count.__class__ is int:  # not a bool, which equals 0 or 1
-                    return entry[3][count](keywords)
+            return _fast[locale][code](keywords)
         except KeyError:
             pass
     else:
