@@ -13,7 +13,7 @@ import functools
 import hashlib
 import os
 import stat
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .. import inputs
@@ -142,7 +142,12 @@ class Job:
 
 
 class _Unsettled(Exception):
-    """Raised, under ``Job.settled_only``, by a locale that has a file to read."""
+    """Raised, under ``Job.settled_only``, by a locale that has a file to read: ``domains``
+    are those whose files it has to read."""
+
+    def __init__(self, domains: Sequence[str] = ()) -> None:
+        super().__init__(*domains)
+        self.domains = tuple(domains)
 
 
 _JOB: Job | None = None
@@ -159,11 +164,17 @@ def _locale(locale: str) -> CatalogRun:
 
     assert _JOB is not None
     run = CatalogRun()
+    unsettled = []
     for domain in DOMAINS:
         # One domain at a time, in a call of its own: its catalogs, text and checks are
         # freed before the next domain's file is read, so a locale's peak is its larger
         # domain's, not the sum of both.
-        _domain(_JOB, run, locale, domain)
+        try:
+            _domain(_JOB, run, locale, domain)
+        except _Unsettled:  # only under settled_only, which goes on to the other domains
+            unsettled.append(domain)
+    if unsettled:
+        raise _Unsettled(unsettled)
     return run
 
 
@@ -574,7 +585,7 @@ def process(
         if (text := known.get(pot_path(locales_dir, names[domain]))) is not None
     }
     missing = [domain for domain in DOMAINS if domain not in texts]
-    for domain in DOMAINS:  # made once here, for every process forked below
+    for domain in missing:  # made once here, for every process forked below
         entries(registry, domain)
     # The POT files, where the caller did not have them: in processes of their own when the
     # locales will be, so that the template catalogs' garbage is not in every worker's pages.
@@ -607,11 +618,20 @@ def process(
             # A locale whose files the stamp shows as the last run left them costs a look at
             # their size and mtime: it is done here, and only the others get a process.
             done: dict[str, CatalogRun] = {}
+            needed: set[str] = set()  # the domains a worker will merge
             _JOB = dataclasses.replace(_JOB, settled_only=True)
             for locale in locales:
-                with contextlib.suppress(_Unsettled):
+                try:
                     done[locale] = _locale(locale)
+                except _Unsettled as unsettled:
+                    needed.update(unsettled.domains)
             _JOB = dataclasses.replace(_JOB, settled_only=False)
+            # A domain's entries are made once here, for every worker, but only where a
+            # worker will merge that domain: after one translator's edit to a messages.po,
+            # the docs entries (five times as many) are not needed at all.
+            for domain in DOMAINS:
+                if domain in needed:
+                    entries(registry, domain)
             rest = [locale for locale in locales if locale not in done]
             # The largest first, so that no worker is left with a large locale at the end
             # while the other has nothing to do (the results go back in the locales' order).

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from generator import config, inputs
+from generator.catalogs import entries as entries_module
 from generator.catalogs import process as catalogs
 from generator.pipeline import build, forks, output
 
@@ -277,11 +278,9 @@ def test_a_po_file_that_cannot_be_staged_is_written_from_memory(
         assert (project / path).read_bytes() == data, path
 
 
-def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
-    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each locale's catalogs are made in a process forked for it; a locale whose files the
-    stamp shows as the last run left them is settled in the parent, with no fork."""
+def forked_and_settled(run: Run, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The project without a site, its locales merged in forked workers however small its
+    catalogs, and a stamp that shows every PO and MO file settled (as the last run left it)."""
     if not forks.available():
         pytest.skip("needs the fork start method")
     without_site(project)
@@ -291,6 +290,14 @@ def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
     run("generate", "--force", cwd=project)
     settle(*project.rglob("*.po"), *project.rglob("*.mo"))
     assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
+
+
+def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each locale's catalogs are made in a process forked for it; a locale whose files the
+    stamp shows as the last run left them is settled in the parent, with no fork."""
+    forked_and_settled(run, project, monkeypatch)
     forked: list[list[str]] = []
     real = forks.map_forked
 
@@ -318,6 +325,34 @@ def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
     # Every locale, the largest first (a tie in the registry's order).
     assert forked == [sorted(locales, key=lambda locale: -size(locale))]
     assert len({size(locale) for locale in locales}) > 1
+    assert run("check", cwd=project).code == 0
+
+
+def test_the_parent_makes_only_the_entries_a_worker_will_merge(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entries of a domain are made in the parent, once for every worker it forks, only
+    where some locale's file of that domain is to be merged: after an edit to one
+    messages.po, the docs entries are not made at all."""
+    forked_and_settled(run, project, monkeypatch)
+    made: list[str] = []
+    real = entries_module._entries
+
+    def recording(registry: Any, domain: str) -> Any:
+        made.append(domain)
+        return real(registry, domain)
+
+    monkeypatch.setattr(entries_module, "_entries", recording)
+    before = (project / "locales" / "ja" / "LC_MESSAGES" / "docs.po").read_bytes()
+    edit_translation(project / "locales" / "ja" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert made == ["messages"]
+    assert "locales/ja/LC_MESSAGES/messages.mo\n" in result.out  # compiled anew
+    assert (project / "locales" / "ja" / "LC_MESSAGES" / "docs.po").read_bytes() == before
+    made.clear()
+    assert run("generate", "--force", cwd=project).out.startswith("0 files changed")
+    assert made == ["messages", "docs"]  # every file is read: both domains, once each
     assert run("check", cwd=project).code == 0
 
 
