@@ -343,6 +343,10 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         forks.spare(locals())
 
 
+def _sha256(data: Output) -> str:
+    return data.sha256 if isinstance(data, Stored) else hashlib.sha256(data).hexdigest()
+
+
 def _review(
     data: bytes,
     path: str,
@@ -543,7 +547,7 @@ def process(
     compiled: Mapping[str, Compiled] | None = None,
     previous: CatalogCache | None = None,
     names: Mapping[str, str] = NAMES,
-    templates: Mapping[str, bytes] | None = None,
+    templates: Mapping[str, Output] | None = None,
     settled: Mapping[str, str] | None = None,
     stamped: Mapping[str, list[object]] | None = None,
     manifest: Collection[str] = (),
@@ -557,7 +561,9 @@ def process(
     ``compiled`` (the MO files on disk) and ``previous`` (the cache of the last run) let a
     locale whose PO file that run wrote skip its merge, write and compile. ``names`` gives
     each domain's file name (Config.domains). ``templates``, by path, are the POT files the
-    registry makes, when the caller knows them already (see ``pipeline.build.Made``).
+    registry makes, when the caller knows them already (see ``pipeline.build.Made``): as
+    bytes, or as an ``output.Stored`` (on disk as the last run left them, unread), since the
+    catalogs' keys take a template by its hash.
     ``settled`` holds the hash of each PO and MO file the stamp shows unchanged since the
     last run (see ``pipeline.stamp.settled``): those are not hashed again.
 
@@ -602,7 +608,7 @@ def process(
         package_dir,
         keep_merged,
         previous or CatalogCache(),
-        {d: digest(fingerprint(), d, text, count_names) for d, text in texts.items()},
+        {d: digest(fingerprint(), d, _sha256(text), count_names) for d, text in texts.items()},
         names,
         settled or {},
         message_contexts(registry),

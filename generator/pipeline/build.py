@@ -10,10 +10,11 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import hashlib
 import os
 import stat
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -24,18 +25,18 @@ from ..catalogs import process as catalogs
 from ..config import Config
 from ..diagnostics import Diagnostics, InvalidInput, Mark
 from ..digest import digest
-from ..emit import Files, jsondata, python, typescript
-from ..emit.render import environment
-from ..emit.site import pages as site
+from ..emit import Files
 from ..errors import ConfigError
-from ..registry import loader
 from ..registry.model import Registry
-from ..registry.validate import validate
 from . import cache, forks, output, runtime
 from . import pages as page_files
 
 if TYPE_CHECKING:
     from jinja2 import Environment
+
+# The emitters, Jinja2, and the registry's reader and rules are imported where they are
+# used: a run after a translator's edit takes the registry from its cache and the outputs
+# made from it from disk, and needs none of them.
 
 
 @contextlib.contextmanager
@@ -91,6 +92,8 @@ def _registry_for(
         shown = str(config.registry)
     # The registry's own bound (16 MiB) stands unless max-input-mib asks for another.
     limit = config.input_limit if config.max_input_mib is not None else None
+    from ..registry import loader
+
     data = loader.read_file(config.registry, shown, limit)
     if seen is not None:
         seen(data)
@@ -122,6 +125,9 @@ def _validated(data: bytes, shown: str) -> Registry:
 
 
 def _validate(data: bytes, shown: str) -> Registry:
+    from ..registry import loader
+    from ..registry.validate import validate
+
     return validate(loader.load_text(loader.decode(data, shown), shown), shown)
 
 
@@ -220,42 +226,74 @@ class Made:
     A run after a translator's edit would otherwise render them all again from ten thousand
     codes. Only the shipped templates are trusted this way (a project's own templates are
     not fingerprinted), and only a registry whose source is known (see
-    :func:`registry_for`)."""
+    :func:`registry_for`).
 
-    def __init__(self, config: Config, registry: Registry, previous: cache.CatalogCache | None):
+    ``vouch`` (``stamp.settled``), when given, names the files the stamp shows as the last
+    run left them. Such a file is not even read: a producer in ``by_hash`` gets it as an
+    ``output.Stored`` (its hash and size), which the writer and the stamp take as it is
+    (see :attr:`vouched`). Only where no later step needs the bytes: the site imports the
+    Python package, and the catalogs read their templates."""
+
+    def __init__(
+        self,
+        config: Config,
+        registry: Registry,
+        previous: cache.CatalogCache | None,
+        vouch: Callable[[list[str]], Mapping[str, list[object]]] | None = None,
+        by_hash: Collection[str] = (),
+    ):
         self.config = config
         self.previous = previous if config.templates is None and registry.source else None
         self.base = registry.source
         self.records: dict[str, tuple[str, dict[str, str]]] = {}
         self.keys: dict[str, str] = {}
+        self.vouch = vouch
+        self.by_hash = by_hash
+        #: The stamp's entries of the files passed on by hash: unchanged, neither read nor
+        #: hashed (the caller adds them to what the run found settled).
+        self.vouched: dict[str, list[object]] = {}
 
-    def reused(self, producer: str, *facts: object) -> dict[str, bytes] | None:
+    def reused(self, producer: str, *facts: object) -> dict[str, output.Output] | None:
         """What ``producer`` made last time, if it would make the same now, else None."""
         key = digest(self.base, cache.templates_fingerprint(), producer, repr(facts))
         self.keys[producer] = key
         record = self.previous.emitted.get(producer) if self.previous is not None else None
         if record is None or record[0] != key:
             return None
-        files: dict[str, bytes] = {}
+        settled = {}
+        if self.vouch is not None and producer in self.by_hash:
+            settled = {n: e for n, e in self.vouch(list(record[1])).items() if e[2] == record[1][n]}
+        files: dict[str, output.Output] = {}
         for path, sha in record[1].items():
+            entry = settled.get(path)
+            if entry is not None:
+                files[path] = output.Stored(sha, int(str(entry[0])))
+                continue
             data = _read(self.config.root / path, self.config.input_limit)
-            if data is None or digest(data) != sha:
+            if data is None or hashlib.sha256(data).hexdigest() != sha:
                 return None
             files[path] = data
+        self.vouched.update(settled)
         return files
 
-    def record(self, producer: str, files: Files) -> None:
+    def record(self, producer: str, files: Mapping[str, output.Output]) -> None:
         """Note what ``producer`` made, for the next run (not without a known registry)."""
         if self.base and self.config.templates is None:
-            hashes = {path: digest(data) for path, data in sorted(files.items())}
+            hashes = {path: _sha256(data) for path, data in sorted(files.items())}
             self.records[producer] = (self.keys[producer], hashes)
 
-    def emit(self, producer: str, make: Callable[[], Files], *facts: object) -> Files:
+    def emit(
+        self, producer: str, make: Callable[[], Files], *facts: object
+    ) -> Mapping[str, output.Output]:
         """``make()``, unless what it made last time is still on disk (see :meth:`reused`)."""
         files = self.reused(producer, *facts)
         made = make() if files is None else files
         self.record(producer, made)
         return made
+
+
+def _sha256(data: output.Output) -> str:
+    return data.sha256 if isinstance(data, output.Stored) else hashlib.sha256(data).hexdigest()
 
 
 def compiled_catalogs(
@@ -285,6 +323,7 @@ def run(
     settled: Mapping[str, str] | None = None,
     stamped: Mapping[str, list[object]] | None = None,
     staged: bool = False,
+    vouch: Callable[[list[str]], Mapping[str, list[object]]] | None = None,
 ) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
     """Every generated file, and what the pass over the catalogs found. A PO file that does
     not parse stops the run (InvalidInput): it is never overwritten.
@@ -297,9 +336,13 @@ def run(
     With ``staged``, a PO file the run changes is written by the worker that made it to a
     staged file beside it, and the mapping holds an ``output.Stored`` for it (as for a PO
     file read by a worker and left as it is): the caller hands the mapping to
-    ``output.write`` and then ``output.discard``. A run that fails discards them itself."""
+    ``output.write`` and then ``output.discard``. A run that fails discards them itself.
+
+    ``vouch`` (``stamp.settled``), when given, lets the outputs made from the registry alone
+    that the stamp shows as the last run left them pass as ``output.Stored``, unread (see
+    :class:`Made`); their stamp entries are added to the run's ``steady``."""
     with few_collections():
-        return _run(config, registry, existing, use_cache, settled, stamped, staged)
+        return _run(config, registry, existing, use_cache, settled, stamped, staged, vouch)
 
 
 def _no_retired_overrides(config: Config) -> None:
@@ -308,6 +351,8 @@ def _no_retired_overrides(config: Config) -> None:
     would otherwise be passed over without a word."""
     if config.templates is None:
         return
+    from ..emit import python
+
     for name in python.COPIED + python.ENVELOPE_COPIED + python.WIRE_COPIED:
         old = config.templates / "python" / f"{name}.j2"
         if old.exists():
@@ -326,9 +371,10 @@ def _run(
     settled: Mapping[str, str] | None = None,
     stamped: Mapping[str, list[object]] | None = None,
     staged: bool = False,
+    vouch: Callable[[list[str]], Mapping[str, list[object]]] | None = None,
 ) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
     _no_retired_overrides(config)
-    env = environment(config.templates)
+    env = functools.cache(functools.partial(_environment, config.templates))
     package_dir = (
         PurePosixPath(config.display(config.python_out)) / registry.meta.package
     ).as_posix()
@@ -337,7 +383,9 @@ def _run(
     locales_dir = config.display(config.locales_dir)
     keep = config.site_dir is not None or config.typescript_out is not None
     previous = cache.load(config.root) if use_cache else None
-    same = Made(config, registry, previous)
+    # The site imports the Python package from the run's files: there, it needs the bytes.
+    by_hash = ["templates", "json"] + (["python"] if config.site_dir is None else [])
+    same = Made(config, registry, previous, vouch if use_cache else None, by_hash)
     templates = same.reused("templates", locales_dir, *sorted(config.domains.items()))
     catalog_run = catalogs.process(
         registry,
@@ -362,10 +410,16 @@ def _run(
         raise
 
 
+def _environment(templates: Path | None) -> Environment:
+    from ..emit.render import environment
+
+    return environment(templates)
+
+
 def _emit(
     config: Config,
     registry: Registry,
-    env: Environment,
+    env: Callable[[], Environment],
     package_dir: str,
     previous: cache.CatalogCache | None,
     same: Made,
@@ -373,7 +427,7 @@ def _emit(
 ) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
     """Every output but the catalogs, added to what the pass over the catalogs made."""
     pot = {p: d for p, d in catalog_run.files.items() if p.endswith(".pot")}
-    same.record("templates", {p: d for p, d in pot.items() if isinstance(d, bytes)})
+    same.record("templates", pot)
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
     merged = catalog_run.merged
@@ -384,15 +438,29 @@ def _emit(
     def add(made: Mapping[str, output.Output], producer: str) -> None:
         merge(files, owners, made, PRODUCERS[producer], where)
 
-    add(same.emit("python", lambda: python.emit(registry, env, package_dir), package_dir), "python")
-    add(same.emit("json", lambda: jsondata.emit(registry, env, package_dir), package_dir), "json")
+    def python_package() -> Files:
+        from ..emit import python
+
+        return python.emit(registry, env(), package_dir)
+
+    def json_data() -> Files:
+        from ..emit import jsondata
+
+        return jsondata.emit(registry, env(), package_dir)
+
+    add(same.emit("python", python_package, package_dir), "python")
+    add(same.emit("json", json_data, package_dir), "json")
     add(catalog_run.files, "catalogs")
     messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
     if config.typescript_out is not None:
+        from ..emit import typescript
+
         typescript_dir = config.display(config.typescript_out)
-        made = typescript.emit(registry, env, typescript_dir, messages)
+        made = typescript.emit(registry, env(), typescript_dir, messages)
         add(made, "typescript")
     if config.site_dir is not None:
+        from ..emit.site import pages as site
+
         pages = None
         if config.templates is None:  # see site.PageCache: only the shipped templates
             pages = site.PageCache(
@@ -405,7 +473,7 @@ def _emit(
         with runtime.imported(package_files, package_dir) as package:
             made = site.emit(
                 registry,
-                env,
+                env(),
                 config.display(config.site_dir),
                 docs={locale: c for (locale, domain), c in merged.items() if domain == "docs"},
                 messages=messages,
@@ -418,6 +486,8 @@ def _emit(
         if pages is not None:
             catalog_run.cache.pages = pages.made
     catalog_run.cache.emitted = same.records
+    catalog_run.steady.update(same.vouched)
+    catalog_run.hashes.update({name: str(entry[2]) for name, entry in same.vouched.items()})
     add({output.MANIFEST: output.manifest(list(files), registry.path)}, "manifest")
     return files, catalog_run
 
@@ -549,6 +619,7 @@ def _regenerate(
         settled={name: str(entry[2]) for name, entry in steady.items()},
         stamped=stamp.entries(config, existing) if use_cache else {},
         staged=True,
+        vouch=functools.partial(stamp.settled, config),
     )
     steady.update(catalog_run.steady)
     try:

@@ -10,11 +10,11 @@ writing. A file whose size and mtime are unchanged is not read again; one whose 
 
 The stamp also keeps what ``errorbook check`` would report on the tree the run left (the
 catalogs' problems in the PO files as written), and what besides errorbook's own code shaped
-the outputs (Python and the libraries' versions). :func:`proven` gives ``check`` that report
-when the tree is provably still that tree: the same configuration, versions and list of
-inputs, no output reached through a link, and every input and output holding, byte for byte,
-what the run used. Unlike a no-op ``generate``, it trusts no size or mtime: it hashes every
-file again, since a file can be edited and given its mtime back.
+the outputs (Python, and each library's first file by place and stat). :func:`proven` gives
+``check`` that report when the tree is provably still that tree: the same configuration,
+libraries and list of inputs, no output reached through a link, and every input and output
+holding, byte for byte, what the run used. Unlike a no-op ``generate``, it trusts no size or
+mtime: it hashes every file again, since a file can be edited and given its mtime back.
 
 This module imports only the standard library's lightest modules: a plain ``errorbook
 generate`` calls :func:`fresh_from` before it imports argparse or reads pyproject.toml, so a
@@ -251,7 +251,6 @@ def record(
     scanned = scans(config)
     data: dict[str, object] = {
         "errorbook": __version__,
-        "runtime": runtime(),
         "libraries": libraries(),
         "check": findings,
         "config": repr(config),
@@ -286,7 +285,10 @@ def libraries() -> dict[str, object]:
     """Python's version, and where each library the outputs depend on lives, with the size
     and mtime of the file it starts from: a sign of an upgrade that a no-op can afford (no
     library is imported, nor its metadata read; installing a version writes new files).
-    A library that moved, changed or went away makes the next run do the work."""
+    A library that moved, changed or went away makes the next run do the work, and keeps
+    ``check`` from answering from the stamp. (Not the versions the installed packages'
+    metadata name: reading those cost more than any other step of a run after one
+    translator's edit.)"""
     import sys
     from importlib.util import find_spec
 
@@ -299,20 +301,6 @@ def libraries() -> dict[str, object]:
         except (ImportError, ValueError, OSError):
             info = origin = None
         found[name] = [origin, info.st_size, info.st_mtime_ns] if info is not None else None
-    return found
-
-
-def runtime() -> dict[str, str | None]:
-    """What shapes the outputs besides errorbook's own code: Python and the libraries."""
-    import sys
-    from importlib import metadata
-
-    found: dict[str, str | None] = {"python": sys.version}
-    for name in ("babel", "jinja2", "markupsafe", "pyyaml"):
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = None
     return found
 
 
@@ -443,7 +431,7 @@ def proven(config: Config) -> Proof | None:
             data is None
             or data["fixed"] != _fixed(config)
             or data["scans"] != scans(config)
-            or data["runtime"] != runtime()
+            or data["libraries"] != json.loads(json.dumps(libraries()))
         ):
             return None
         found = data["check"]

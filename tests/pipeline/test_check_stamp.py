@@ -245,8 +245,9 @@ STAMPS: dict[str, Callable[[Path], object]] = {
     ),
     "an_output_forgotten": lambda p: _damage(p, lambda d: d["outputs"].popitem()),
     "another_version": lambda p: _damage(p, lambda d: d.update(errorbook="0.0.1")),
-    "another_babel": lambda p: _damage(
-        p, lambda d: d["runtime"].update(babel=str(d["runtime"]["babel"]) + ".1")
+    "another_babel": lambda p: _damage(p, lambda d: d["libraries"]["babel"].__setitem__(1, 1)),
+    "another_python": lambda p: _damage(
+        p, lambda d: d["libraries"].update(python=str(d["libraries"]["python"]) + "+")
     ),
 }
 

@@ -9,6 +9,7 @@ import pytest
 
 from generator import config
 from generator.pipeline import build, forks
+from generator.registry import validate as rules
 from generator.registry.model import Registry
 from generator.registry.validate import validate as registry_validate
 
@@ -30,7 +31,7 @@ def _validated_where(
             out.write(f"{os.getpid()}\n")
         return validate(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build, "validate", recording)
+    monkeypatch.setattr(rules, "validate", recording)  # build imports it when it validates
     monkeypatch.setattr(build, "FORKED_VALIDATION_BYTES", threshold)
     pids.unlink(missing_ok=True)
     settings = config.load(root / "pyproject.toml")

@@ -15,10 +15,10 @@ import pytest
 from generator import config, inputs
 from generator.catalogs import entries as entries_module
 from generator.catalogs import process as catalogs
-from generator.pipeline import build, forks, output
+from generator.pipeline import build, forks, output, stamp
 
 from ..conftest import Run
-from .test_incremental import NO_OP, edit_translation, settle
+from .test_incremental import NO_OP, edit_translation, probe, settle
 
 SHUT = ("The action {action} was not allowed.", "The action {action} was refused.")
 
@@ -391,3 +391,57 @@ def test_forked_workers_write_their_verdict_records_themselves(
     made = records(project)
     assert len(made) == 2 * len(registry.meta.locales)
     assert made == records(alone)
+
+
+def test_after_one_edit_the_outputs_made_from_the_registry_are_not_read(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Python package, its JSON data and the POT files that the stamp shows as the last
+    run left them are taken by their recorded hash after a translator's edit: neither read
+    to be reused, nor read to be compared, nor hashed for the stamp. Nor are the emitters
+    and Jinja2 imported. One edited since (a new mtime) is read, and put back."""
+    without_site(project)
+    run("generate", "--force", cwd=project)
+    settle(*(p for p in project.rglob("*") if p.is_file() and ".errorbook-cache" not in p.parts))
+    assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
+    package = project / "surface_errors"
+    derived = sorted(
+        p.relative_to(project).as_posix()
+        for p in [*package.rglob("*.py"), *package.rglob("*.json"), *project.rglob("*.pot")]
+    )
+    assert "surface_errors/_records.py" in derived and "locales/messages.pot" in derived
+    read: list[str] = []  # by errorbook's reader, or by the stamp to hash
+    real_read, real_entry = inputs.read, stamp._entry_of
+
+    def reading(path: Path, *args: Any, **kwargs: Any) -> bytes | None:
+        read.append(os.path.relpath(path, project).replace(os.sep, "/"))
+        return real_read(path, *args, **kwargs)
+
+    def entry_of(path: str, used: output.Output, known: str | None = None) -> stamp.Entry:
+        if isinstance(used, bytes):
+            read.append(os.path.relpath(path, project).replace(os.sep, "/"))
+        return real_entry(path, used, known)
+
+    monkeypatch.setattr(inputs, "read", reading)
+    monkeypatch.setattr(stamp, "_entry_of", entry_of)
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert [name for name in read if name in derived] == []
+    code, out = probe(project, "generate", "--force")
+    assert code == 0 and "jinja2" in out  # a forced run renders: the probe sees Jinja2
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    code, out = probe(project, "generate")
+    assert code == 0, out
+    assert "jinja2" not in out.split("loaded:")[-1]
+    # An output changed since the last run is read, compared and put back.
+    records = package / "_records.py"
+    good = records.read_bytes()
+    records.write_bytes(good + b"# edited by hand\n")
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    read.clear()
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert "surface_errors/_records.py" in read
+    assert records.read_bytes() == good
+    assert run("check", cwd=project).code == 0
