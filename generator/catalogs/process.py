@@ -108,6 +108,8 @@ class CatalogRun:
     # those its stamp entry vouches for, as the stamp has them.
     read: dict[str, Stored | None] = field(default_factory=dict)
     steady: dict[str, list[object]] = field(default_factory=dict)
+    # What the caller's task run beside the locales returned (see process's ``alongside``).
+    alongside: object = None
 
 
 #: A PO file as a run passes it to the catalogs: its bytes, or where to read them.
@@ -343,6 +345,14 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         forks.spare(locals())
 
 
+def _task(alongside: Callable[[], object] | None, locale: str | None) -> object:
+    """One forked task of :func:`process`: a locale's catalogs, or (None) the caller's own."""
+    if locale is None:
+        assert alongside is not None
+        return alongside()
+    return _locale(locale)
+
+
 def _sha256(data: Output) -> str:
     return data.sha256 if isinstance(data, Stored) else hashlib.sha256(data).hexdigest()
 
@@ -553,6 +563,7 @@ def process(
     manifest: Collection[str] = (),
     stage: Callable[[str, bytes], Stored] | None = None,
     remember: Callable[[str, bytes], None] | None = None,
+    alongside: Callable[[], object] | None = None,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
@@ -576,8 +587,16 @@ def process(
     ``output.Stored``, and the caller must ``output.write`` or ``output.discard`` it.
     ``remember`` (``output.write_cache``), when given, lets a forked worker write its PO
     file's verdict record itself (see ``cache.verdicts_path``) instead of sending it back:
-    a record holds only true seals, whether or not the run goes on to write."""
+    a record holds only true seals, whether or not the run goes on to write.
+
+    ``alongside``, when given, is a task of the caller's that needs nothing of the catalogs
+    (making the outputs that come from the registry alone): where the locales are merged in
+    forked processes, it runs in one of its own, first, beside them, so that no core waits
+    for the other at the end; elsewhere, here after the locales. What it returns is in the
+    run's ``alongside``."""
     global _JOB
+    beside: Callable[[], object] | None = None
+    aside: object = None
     locales = list(registry.meta.locales)
     size = sum(
         data.size if isinstance(data, inputs.Later) else len(data) for data in existing.values()
@@ -642,13 +661,21 @@ def process(
             # The largest first, so that no worker is left with a large locale at the end
             # while the other has nothing to do (the results go back in the locales' order).
             rest.sort(key=lambda locale: -_bytes_of(existing, locales_dir, names, locale))
-            done.update(zip(rest, forks.map_forked(_locale, rest, count), strict=True))
+            beside = alongside if rest and alongside is not None else None
+            tasks: list[str | None] = [None, *rest] if beside is not None else list(rest)
+            task = _locale if beside is None else functools.partial(_task, beside)
+            answers = forks.map_forked(task, tasks, count)  # type: ignore[arg-type]
+            if beside is not None:
+                aside, *answers = answers
+            done.update(zip(rest, answers, strict=True))  # type: ignore[arg-type]
             parts = [done[locale] for locale in locales]
         else:
             parts = [_locale(locale) for locale in locales]
     finally:
         _JOB = None
     run = CatalogRun()
+    if alongside is not None:
+        run.alongside = aside if beside is not None else alongside()
     for domain, text in texts.items():
         run.files[pot_path(locales_dir, names[domain])] = text
     kept = {**(compiled or {}), **existing}

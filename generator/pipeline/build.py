@@ -282,15 +282,6 @@ class Made:
             hashes = {path: _sha256(data) for path, data in sorted(files.items())}
             self.records[producer] = (self.keys[producer], hashes)
 
-    def emit(
-        self, producer: str, make: Callable[[], Files], *facts: object
-    ) -> Mapping[str, output.Output]:
-        """``make()``, unless what it made last time is still on disk (see :meth:`reused`)."""
-        files = self.reused(producer, *facts)
-        made = make() if files is None else files
-        self.record(producer, made)
-        return made
-
 
 def _sha256(data: output.Output) -> str:
     return data.sha256 if isinstance(data, output.Stored) else hashlib.sha256(data).hexdigest()
@@ -387,6 +378,16 @@ def _run(
     by_hash = ["templates", "json"] + (["python"] if config.site_dir is None else [])
     same = Made(config, registry, previous, vouch if use_cache else None, by_hash)
     templates = same.reused("templates", locales_dir, *sorted(config.domains.items()))
+    # The outputs made from the registry alone: from disk where the last run made the same
+    # (see Made), else made beside the catalogs' workers (see catalogs.process).
+    kept = {producer: same.reused(producer, package_dir) for producer in REGISTRY_ALONE}
+    wanted = [producer for producer, files in kept.items() if files is None]
+
+    def make() -> dict[str, Files]:
+        return {
+            producer: REGISTRY_ALONE[producer](registry, env(), package_dir) for producer in wanted
+        }
+
     catalog_run = catalogs.process(
         registry,
         existing,
@@ -402,12 +403,34 @@ def _run(
         manifest=output.previous(config.root, config.input_limit),
         stage=functools.partial(output.stage, config.root, owner=os.getpid()) if staged else None,
         remember=functools.partial(output.write_cache, config.root) if staged else None,
+        alongside=make if wanted else None,
     )
+    made: dict[str, Mapping[str, output.Output]] = {p: f for p, f in kept.items() if f is not None}
+    made.update(catalog_run.alongside or {})  # type: ignore[call-overload]
     try:
-        return _emit(config, registry, env, package_dir, previous, same, catalog_run)
+        return _emit(config, registry, env, package_dir, previous, same, catalog_run, made)
     except BaseException:
         output.discard(catalog_run.files)
         raise
+
+
+def _python_package(registry: Registry, env: Environment, package_dir: str) -> Files:
+    from ..emit import python
+
+    return python.emit(registry, env, package_dir)
+
+
+def _json_data(registry: Registry, env: Environment, package_dir: str) -> Files:
+    from ..emit import jsondata
+
+    return jsondata.emit(registry, env, package_dir)
+
+
+#: The emitters whose outputs come from the registry alone, by producer (see PRODUCERS).
+REGISTRY_ALONE: dict[str, Callable[[Registry, Environment, str], Files]] = {
+    "python": _python_package,
+    "json": _json_data,
+}
 
 
 def _environment(templates: Path | None) -> Environment:
@@ -424,8 +447,10 @@ def _emit(
     previous: cache.CatalogCache | None,
     same: Made,
     catalog_run: catalogs.CatalogRun,
+    alone: Mapping[str, Mapping[str, output.Output]],
 ) -> tuple[dict[str, output.Output], catalogs.CatalogRun]:
-    """Every output but the catalogs, added to what the pass over the catalogs made."""
+    """Every output but the catalogs, added to what the pass over the catalogs made; ``alone``
+    holds the outputs made from the registry alone, by producer."""
     pot = {p: d for p, d in catalog_run.files.items() if p.endswith(".pot")}
     same.record("templates", pot)
     if catalog_run.unreadable.has_errors:
@@ -438,18 +463,9 @@ def _emit(
     def add(made: Mapping[str, output.Output], producer: str) -> None:
         merge(files, owners, made, PRODUCERS[producer], where)
 
-    def python_package() -> Files:
-        from ..emit import python
-
-        return python.emit(registry, env(), package_dir)
-
-    def json_data() -> Files:
-        from ..emit import jsondata
-
-        return jsondata.emit(registry, env(), package_dir)
-
-    add(same.emit("python", python_package, package_dir), "python")
-    add(same.emit("json", json_data, package_dir), "json")
+    for producer in REGISTRY_ALONE:
+        same.record(producer, alone[producer])
+        add(alone[producer], producer)
     add(catalog_run.files, "catalogs")
     messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}
     if config.typescript_out is not None:

@@ -302,8 +302,8 @@ def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
     real = forks.map_forked
 
     def recording(task: Any, items: Any, count: int) -> Any:
-        if task is catalogs._locale:
-            forked.append(list(items))
+        if task is catalogs._locale or getattr(task, "func", None) is catalogs._task:
+            forked.append([item for item in items if item is not None])  # None: the package
         return real(task, items, count)
 
     monkeypatch.setattr(forks, "map_forked", recording)
@@ -445,3 +445,42 @@ def test_after_one_edit_the_outputs_made_from_the_registry_are_not_read(
     assert "surface_errors/_records.py" in read
     assert records.read_bytes() == good
     assert run("check", cwd=project).code == 0
+
+
+def test_the_package_is_made_beside_the_catalogs_workers(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Where the locales are merged in forked processes, the outputs made from the registry
+    alone (the Python package, its JSON data) are made in one more, beside them, not by the
+    parent once they are done; the files are the same as those a single process makes."""
+    if not forks.available():
+        pytest.skip("needs the fork start method")
+    without_site(project)
+    assert run("generate", "--force", cwd=project).code == 0
+    package = project / "surface_errors"
+    single = {p: p.read_bytes() for p in sorted(package.rglob("*")) if p.is_file()}
+    for path in single:
+        if path.suffix in (".py", ".json"):
+            path.unlink()
+    monkeypatch.setattr(catalogs, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setenv("ERRORBOOK_JOBS", "2")
+    where = tmp_path / "where"
+    makers = dict(build.REGISTRY_ALONE)
+
+    def recording(producer: str) -> Any:
+        def made(*args: Any) -> Any:
+            with where.open("a") as out:
+                out.write(f"{producer} {os.getpid()}\n")
+            return makers[producer](*args)
+
+        return made
+
+    for producer in makers:
+        monkeypatch.setitem(build.REGISTRY_ALONE, producer, recording(producer))
+    result = run("generate", "--force", cwd=project)
+    assert result.code == 0, result.err
+    lines = where.read_text().split()
+    assert sorted(lines[0::2]) == ["json", "python"]
+    pids = {int(pid) for pid in lines[1::2]}
+    assert len(pids) == 1 and os.getpid() not in pids
+    assert {p: p.read_bytes() for p in sorted(package.rglob("*")) if p.is_file()} == single
