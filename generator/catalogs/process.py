@@ -108,8 +108,9 @@ class CatalogRun:
     # those its stamp entry vouches for, as the stamp has them.
     read: dict[str, Stored | None] = field(default_factory=dict)
     steady: dict[str, list[object]] = field(default_factory=dict)
-    # What the caller's task run beside the locales returned (see process's ``alongside``).
-    alongside: object = None
+    # What the caller's tasks run beside the locales returned, by name (see process's
+    # ``alongside``).
+    alongside: dict[str, object] = field(default_factory=dict)
 
 
 #: A PO file as a run passes it to the catalogs: its bytes, or where to read them.
@@ -345,12 +346,24 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         forks.spare(locals())
 
 
-def _task(alongside: Callable[[], object] | None, locale: str | None) -> object:
-    """One forked task of :func:`process`: a locale's catalogs, or (None) the caller's own."""
-    if locale is None:
-        assert alongside is not None
-        return alongside()
-    return _locale(locale)
+#: The kinds of task :func:`process` forks: a locale's catalogs, a POT file (by domain), and
+#: the caller's own task (``alongside``).
+LOCALE, TEMPLATE, ALONGSIDE = "locale", "template", "alongside"
+Task = tuple[str, str]
+
+
+def _task(
+    alongside: Mapping[str, Callable[[], object]],
+    template: Callable[[str], bytes],
+    task: Task,
+) -> object:
+    """One forked task of :func:`process` (see :data:`Task`)."""
+    kind, name = task
+    if kind == TEMPLATE:
+        return template(name)
+    if kind == ALONGSIDE:
+        return alongside[name]()
+    return _locale(name)
 
 
 def _sha256(data: Output) -> str:
@@ -563,7 +576,7 @@ def process(
     manifest: Collection[str] = (),
     stage: Callable[[str, bytes], Stored] | None = None,
     remember: Callable[[str, bytes], None] | None = None,
-    alongside: Callable[[], object] | None = None,
+    alongside: Mapping[str, Callable[[], object]] | None = None,
 ) -> CatalogRun:
     """Every locale's catalogs, on all cores when there is enough to do. The result is the
     same, byte for byte, however many processes made it: each locale is one task, and the
@@ -589,14 +602,15 @@ def process(
     file's verdict record itself (see ``cache.verdicts_path``) instead of sending it back:
     a record holds only true seals, whether or not the run goes on to write.
 
-    ``alongside``, when given, is a task of the caller's that needs nothing of the catalogs
+    ``alongside`` holds tasks of the caller's, by name, that need nothing of the catalogs
     (making the outputs that come from the registry alone): where the locales are merged in
-    forked processes, it runs in one of its own, first, beside them, so that no core waits
-    for the other at the end; elsewhere, here after the locales. What it returns is in the
-    run's ``alongside``."""
+    forked processes, each runs in one of its own, after them in the same pool, so that no
+    core waits for the other at the end (and no process holds what two of them make);
+    elsewhere, here after the locales. What each returns is in the run's ``alongside``,
+    under its name."""
     global _JOB
-    beside: Callable[[], object] | None = None
-    aside: object = None
+    beside: Mapping[str, Callable[[], object]] = {}  # the tasks run in the pool
+    aside: dict[str, object] = {}  # what they returned
     locales = list(registry.meta.locales)
     size = sum(
         data.size if isinstance(data, inputs.Later) else len(data) for data in existing.values()
@@ -610,15 +624,30 @@ def process(
         if (text := known.get(pot_path(locales_dir, names[domain]))) is not None
     }
     missing = [domain for domain in DOMAINS if domain not in texts]
-    for domain in missing:  # made once here, for every process forked below
-        entries(registry, domain)
-    # The POT files, where the caller did not have them: in processes of their own when the
-    # locales will be, so that the template catalogs' garbage is not in every worker's pages.
+    # A catalog's key names the template it was merged with. With the registry's source (its
+    # file's bytes and errorbook's code, which make the template), that needs no template's
+    # text, and a missing POT file is made in the pool below, beside the locales.
+    later = missing if forked and registry.source else []
     make = functools.partial(_template_text, registry, names)
-    made = forks.map_forked(make, missing, count) if forked else [make(d) for d in missing]
-    texts.update(zip(missing, made, strict=True))
-    texts = {domain: texts[domain] for domain in DOMAINS}  # in the domains' order, as before
+    now = [domain for domain in missing if domain not in later]
+    for domain in now:  # made once here, for every process forked below
+        entries(registry, domain)
+    # The POT files made now: in processes of their own when the locales will be, so that the
+    # template catalogs' garbage is not in every worker's pages.
+    made = forks.map_forked(make, now, count) if forked else [make(d) for d in now]
+    texts.update(zip(now, made, strict=True))
     count_names = repr(sorted((c.name, c.message.count or "") for c in registry.codes))
+    keys = {
+        domain: digest(
+            fingerprint(),
+            domain,
+            f"registry {registry.source} {names[domain]}"
+            if registry.source
+            else _sha256(texts[domain]),
+            count_names,
+        )
+        for domain in DOMAINS
+    }
     _JOB = Job(
         registry,
         existing,
@@ -627,7 +656,7 @@ def process(
         package_dir,
         keep_merged,
         previous or CatalogCache(),
-        {d: digest(fingerprint(), d, _sha256(text), count_names) for d, text in texts.items()},
+        keys,
         names,
         settled or {},
         message_contexts(registry),
@@ -655,27 +684,39 @@ def process(
             # worker will merge that domain: after one translator's edit to a messages.po,
             # the docs entries (five times as many) are not needed at all.
             for domain in DOMAINS:
-                if domain in needed:
+                if domain in needed or domain in later:
                     entries(registry, domain)
             rest = [locale for locale in locales if locale not in done]
             # The largest first, so that no worker is left with a large locale at the end
             # while the other has nothing to do (the results go back in the locales' order).
             rest.sort(key=lambda locale: -_bytes_of(existing, locales_dir, names, locale))
-            beside = alongside if rest and alongside is not None else None
-            tasks: list[str | None] = [None, *rest] if beside is not None else list(rest)
-            task = _locale if beside is None else functools.partial(_task, beside)
-            answers = forks.map_forked(task, tasks, count)  # type: ignore[arg-type]
-            if beside is not None:
-                aside, *answers = answers
-            done.update(zip(rest, answers, strict=True))  # type: ignore[arg-type]
+            # After them, the tasks that need no catalog: the POT files still to make, and
+            # the caller's own where the locales give the pool work to share. Smaller, they
+            # fill the pool's end; and what they send back (tens of MB at ten thousand
+            # codes) is then in no locale's worker, which is forked from this process.
+            beside = (alongside or {}) if rest else {}
+            tasks: list[Task] = [
+                *((LOCALE, locale) for locale in rest),
+                *((TEMPLATE, domain) for domain in later),
+                *((ALONGSIDE, name) for name in beside),
+            ]
+            answers = forks.map_forked(functools.partial(_task, beside, make), tasks, count)
+            for (kind, name), answer in zip(tasks, answers, strict=True):
+                if kind == TEMPLATE:
+                    texts[name] = answer  # type: ignore[assignment]
+                elif kind == ALONGSIDE:
+                    aside[name] = answer
+                else:
+                    done[name] = answer  # type: ignore[assignment]
             parts = [done[locale] for locale in locales]
         else:
             parts = [_locale(locale) for locale in locales]
     finally:
         _JOB = None
+    texts = {domain: texts[domain] for domain in DOMAINS}  # in the domains' order, as before
     run = CatalogRun()
-    if alongside is not None:
-        run.alongside = aside if beside is not None else alongside()
+    for name, task in (alongside or {}).items():
+        run.alongside[name] = aside[name] if name in beside else task()
     for domain, text in texts.items():
         run.files[pot_path(locales_dir, names[domain])] = text
     kept = {**(compiled or {}), **existing}

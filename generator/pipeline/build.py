@@ -383,10 +383,10 @@ def _run(
     kept = {producer: same.reused(producer, package_dir) for producer in REGISTRY_ALONE}
     wanted = [producer for producer, files in kept.items() if files is None]
 
-    def make() -> dict[str, Files]:
-        return {
-            producer: REGISTRY_ALONE[producer](registry, env(), package_dir) for producer in wanted
-        }
+    makers = {
+        producer: functools.partial(REGISTRY_ALONE[producer], registry, env, package_dir)
+        for producer in wanted
+    }
 
     catalog_run = catalogs.process(
         registry,
@@ -403,10 +403,10 @@ def _run(
         manifest=output.previous(config.root, config.input_limit),
         stage=functools.partial(output.stage, config.root, owner=os.getpid()) if staged else None,
         remember=functools.partial(output.write_cache, config.root) if staged else None,
-        alongside=make if wanted else None,
+        alongside=makers,
     )
     made: dict[str, Mapping[str, output.Output]] = {p: f for p, f in kept.items() if f is not None}
-    made.update(catalog_run.alongside or {})  # type: ignore[call-overload]
+    made.update(catalog_run.alongside)  # type: ignore[arg-type]
     try:
         return _emit(config, registry, env, package_dir, previous, same, catalog_run, made)
     except BaseException:
@@ -414,20 +414,22 @@ def _run(
         raise
 
 
-def _python_package(registry: Registry, env: Environment, package_dir: str) -> Files:
+def _python_package(registry: Registry, env: Callable[[], Environment], package_dir: str) -> Files:
     from ..emit import python
 
-    return python.emit(registry, env, package_dir)
+    return python.emit(registry, env(), package_dir)
 
 
-def _json_data(registry: Registry, env: Environment, package_dir: str) -> Files:
+def _json_data(registry: Registry, env: Callable[[], Environment], package_dir: str) -> Files:
     from ..emit import jsondata
 
-    return jsondata.emit(registry, env, package_dir)
+    return jsondata.emit(registry, env(), package_dir)
 
 
-#: The emitters whose outputs come from the registry alone, by producer (see PRODUCERS).
-REGISTRY_ALONE: dict[str, Callable[[Registry, Environment, str], Files]] = {
+#: The emitters whose outputs come from the registry alone, by producer (see PRODUCERS):
+#: each is given the registry, the Jinja2 environment (a function that makes it once) and
+#: the package's folder.
+REGISTRY_ALONE: dict[str, Callable[[Registry, Callable[[], Environment], str], Files]] = {
     "python": _python_package,
     "json": _json_data,
 }

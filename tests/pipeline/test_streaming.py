@@ -302,8 +302,8 @@ def test_only_a_locale_with_a_file_to_read_gets_a_process_of_its_own(
     real = forks.map_forked
 
     def recording(task: Any, items: Any, count: int) -> Any:
-        if task is catalogs._locale or getattr(task, "func", None) is catalogs._task:
-            forked.append([item for item in items if item is not None])  # None: the package
+        if getattr(task, "func", None) is catalogs._task:  # a locale, a POT file, the package
+            forked.append([name for kind, name in items if kind == catalogs.LOCALE])
         return real(task, items, count)
 
     monkeypatch.setattr(forks, "map_forked", recording)
@@ -451,8 +451,9 @@ def test_the_package_is_made_beside_the_catalogs_workers(
     run: Run, project: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Where the locales are merged in forked processes, the outputs made from the registry
-    alone (the Python package, its JSON data) are made in one more, beside them, not by the
-    parent once they are done; the files are the same as those a single process makes."""
+    alone (the Python package, its JSON data) are made in processes of their own beside
+    them, not by the parent once they are done; the files are the same as those a single
+    process makes."""
     if not forks.available():
         pytest.skip("needs the fork start method")
     without_site(project)
@@ -482,5 +483,44 @@ def test_the_package_is_made_beside_the_catalogs_workers(
     lines = where.read_text().split()
     assert sorted(lines[0::2]) == ["json", "python"]
     pids = {int(pid) for pid in lines[1::2]}
-    assert len(pids) == 1 and os.getpid() not in pids
+    assert len(pids) == 2 and os.getpid() not in pids  # a process each
     assert {p: p.read_bytes() for p in sorted(package.rglob("*")) if p.is_file()} == single
+
+
+def test_missing_templates_are_made_in_the_pool_with_the_locales(
+    run: Run, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the locales are forked, a POT file to make is one more task of their pool, not
+    a step before it (a catalog's key names its template by the registry's source); the
+    files are those one process makes, and the next run keeps every catalog it wrote."""
+    if not forks.available():
+        pytest.skip("needs the fork start method")
+    without_site(project)
+    assert run("generate", "--force", cwd=project).code == 0
+    pots = sorted(project.rglob("*.pot"))
+    single = {p: p.read_bytes() for p in [*pots, *sorted(project.rglob("*.po"))]}
+    for pot in pots:
+        pot.unlink()
+    monkeypatch.setattr(catalogs, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setenv("ERRORBOOK_JOBS", "2")
+    kinds: list[list[str]] = []
+    real = forks.map_forked
+
+    def recording(task: Any, items: Any, count: int) -> Any:
+        if getattr(task, "func", None) is catalogs._task:
+            kinds.append([kind if kind != catalogs.TEMPLATE else name for kind, name in items])
+        return real(task, items, count)
+
+    monkeypatch.setattr(forks, "map_forked", recording)
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert kinds and kinds[0][-2:] == ["messages", "docs"]  # after the locales
+    assert {p: p.read_bytes() for p in single} == single
+    settle(*(p for p in project.rglob("*") if p.is_file() and ".errorbook-cache" not in p.parts))
+    assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
+    kinds.clear()
+    edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
+    result = run("generate", cwd=project)
+    assert result.code == 0, result.err
+    assert kinds == [[catalogs.LOCALE]]  # the templates are kept: only de's worker
+    assert run("check", cwd=project).code == 0
