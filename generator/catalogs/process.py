@@ -29,7 +29,7 @@ from ..pipeline.cache import (
     verdicts_path,
     verdicts_salt,
 )
-from ..pipeline.output import Output, Stored
+from ..pipeline.output import Output, Stored, sha256_of
 from ..registry.model import Registry
 from . import catalog, checks, pofile
 from .checks import Counts
@@ -366,10 +366,6 @@ def _task(
     return _locale(name)
 
 
-def _sha256(data: Output) -> str:
-    return data.sha256 if isinstance(data, Stored) else hashlib.sha256(data).hexdigest()
-
-
 def _review(
     data: bytes,
     path: str,
@@ -643,7 +639,7 @@ def process(
             domain,
             f"registry {registry.source} {names[domain]}"
             if registry.source
-            else _sha256(texts[domain]),
+            else sha256_of(texts[domain]),
             count_names,
         )
         for domain in DOMAINS

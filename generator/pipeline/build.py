@@ -10,7 +10,6 @@ import contextlib
 import dataclasses
 import functools
 import gc
-import hashlib
 import os
 import stat
 import unicodedata
@@ -270,7 +269,7 @@ class Made:
                 files[path] = output.Stored(sha, int(str(entry[0])))
                 continue
             data = _read(self.config.root / path, self.config.input_limit)
-            if data is None or hashlib.sha256(data).hexdigest() != sha:
+            if data is None or output.sha256_of(data) != sha:
                 return None
             files[path] = data
         self.vouched.update(settled)
@@ -279,12 +278,8 @@ class Made:
     def record(self, producer: str, files: Mapping[str, output.Output]) -> None:
         """Note what ``producer`` made, for the next run (not without a known registry)."""
         if self.base and self.config.templates is None:
-            hashes = {path: _sha256(data) for path, data in sorted(files.items())}
+            hashes = {path: output.sha256_of(data) for path, data in sorted(files.items())}
             self.records[producer] = (self.keys[producer], hashes)
-
-
-def _sha256(data: output.Output) -> str:
-    return data.sha256 if isinstance(data, output.Stored) else hashlib.sha256(data).hexdigest()
 
 
 def compiled_catalogs(

@@ -151,6 +151,15 @@ def discard(files: Mapping[str, Output]) -> None:
                 os.unlink(data.staged)
 
 
+def sha256_of(data: Output) -> str:
+    """The SHA-256 of an output: computed from its bytes, or the one a Stored carries."""
+    if isinstance(data, Stored):
+        return data.sha256
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def same_content(current: bytes, data: Output) -> bool:
     """Whether ``current`` (a file's bytes) is the output ``data``."""
     if isinstance(data, bytes):
