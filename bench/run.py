@@ -877,8 +877,9 @@ def bench_docs(size: synth.Size, target: float, scratch: Path, timeout: float) -
     def build(fresh: bool) -> Child:
         if fresh:  # as in a fresh clone: no earlier build to compare with (not timed)
             shutil.rmtree(site / "build", ignore_errors=True)
-            for memo in (work / ".errorbook-cache").glob("site-*.json.z"):
-                memo.unlink()  # nor what an earlier build kept: tabs, pages, search entries
+            cache = work / ".errorbook-cache"  # nor what earlier builds kept:
+            for memo in [*cache.glob("site-*.memo"), cache / "site-templates.bin"]:
+                memo.unlink(missing_ok=True)  # memos of pages, tabs, search; templates
         else:
             edit_one_code()
         os.sync()  # the disk work of what came before must not land in the timed run

@@ -210,30 +210,22 @@ class Memo:
     """Each page's example tabs as :class:`Renderer` made them, kept from one build to the
     next (a :class:`~.memo.Memo` per site configuration).
 
-    An entry is found by the hash of the fingerprint and the page's tabs, which are all that
-    its HTML is made from (:meth:`Renderer.render` is a function of them): a rebuild after
-    an edit highlights only the tabs that changed, and gives the bytes a build without a
-    memo gives."""
+    An entry is found by the hash of the fingerprint and the text the tabs are read from
+    (between :data:`~errorbook.emit.site.wires.EXAMPLES_START` and ``EXAMPLES_END``), which
+    is all that their HTML is made from: a rebuild after an edit reads and highlights only
+    the tabs that changed, and gives the bytes a build without a memo gives."""
 
     def __init__(self, root: Path, name: str, fingerprint: str) -> None:
         self._fingerprint = fingerprint
         self._memo = memo.Memo(root, name, fingerprint)
 
-    def _key(self, tabs: Sequence[Tab]) -> str:
-        parts = [self._fingerprint]
-        for tab in tabs:
-            parts += [tab.title, tab.intro, tab.language, tab.code]
-        return digest(*parts)
-
-    def render(
-        self, tabs: Sequence[Tab], make: Callable[[Sequence[Tab]], str | None]
-    ) -> str | None:
-        """The tabs' HTML: as an earlier build made it, else ``make(tabs)`` (None: the
-        tabs are left to Markdown, and nothing is kept)."""
-        key = self._key(tabs)
+    def render(self, text: str, make: Callable[[str], str | None]) -> str | None:
+        """The HTML of the tabs ``text`` holds: as an earlier build made it, else
+        ``make(text)`` (None: the tabs are left to Markdown, and nothing is kept)."""
+        key = digest(self._fingerprint, text)
         html = self._memo.get(key)
         if not isinstance(html, str):
-            html = make(tabs)
+            html = make(text)
             if html is None:
                 return None
             self._memo.put(key, html)

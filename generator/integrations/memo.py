@@ -2,21 +2,27 @@
 
 The site's languages build side by side, one MkDocs process each, so every memo is a file
 of its own in the project's cache folder, named after the configuration it serves. A memo is
-a mapping from a key (a hash of everything a value was made from) to a JSON value, under a
-fingerprint: the hash of what every value depends on besides its key (library versions,
-settings, errorbook's own code). A file that cannot be read, or was written under another
-fingerprint, is an empty memo; the worst a bad file can cost is the work it would have saved.
+a mapping from a key (a hash of everything a value was made from) to a plain value (strings,
+numbers, lists, mappings), under a fingerprint: the hash of what every value depends on
+besides its key (library versions, settings, errorbook's own code). A file that cannot be
+read, or was written under another fingerprint, is an empty memo; the worst a bad file can
+cost is the work it would have saved, and every reader checks the type of what it takes.
+
+The file is written with :mod:`marshal`, which reads and writes strings about ten times as
+fast as JSON: a memo of 1,000 pages is tens of megabytes, read at the start of every build
+and written again after any edit. Like ``registry.pickle``, it is the project's own cache,
+trusted as its virtual environment is.
 """
 
 from __future__ import annotations
 
-import json
+import marshal
 import zlib
 from pathlib import Path
 from typing import Any
 
 #: The layout of a memo file; a file of another format is an empty memo.
-FORMAT = 1
+FORMAT = 2
 #: A memo file larger than this is not read (about 100 times what 10,000 pages need).
 LIMIT = 1 << 30
 
@@ -34,8 +40,8 @@ class Memo:
     def _read(self) -> dict[str, Any]:
         try:
             with open(self._root / self._name, "rb") as stream:
-                data = json.loads(zlib.decompress(stream.read(LIMIT + 1)))
-        except (OSError, ValueError, zlib.error):
+                data = marshal.loads(zlib.decompress(stream.read(LIMIT + 1)))
+        except (OSError, EOFError, ValueError, TypeError, zlib.error):
             return {}
         if not isinstance(data, dict) or data.get("fingerprint") != self._fingerprint:
             return {}
@@ -52,7 +58,7 @@ class Memo:
         return value
 
     def put(self, key: str, value: Any) -> None:
-        """Keep ``value`` (JSON: strings, numbers, lists, mappings) under ``key``."""
+        """Keep ``value`` (strings, numbers, lists, mappings of strings) under ``key``."""
         self._used[key] = value
 
     def save(self) -> None:
@@ -61,9 +67,7 @@ class Memo:
             return
         from ..pipeline import output
 
-        text = json.dumps(
-            {"fingerprint": self._fingerprint, "format": FORMAT, "pages": self._used},
-            sort_keys=True,
-            ensure_ascii=False,
+        data = marshal.dumps(
+            {"fingerprint": self._fingerprint, "format": FORMAT, "pages": self._used}
         )
-        output.write_cache(self._root, self._name, zlib.compress(text.encode("utf-8"), 1))
+        output.write_cache(self._root, self._name, zlib.compress(data, 1))

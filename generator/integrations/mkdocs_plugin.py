@@ -42,7 +42,7 @@ from urllib.parse import urljoin
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin
+from mkdocs.plugins import BasePlugin, event_priority
 
 from .. import config
 from ..commands.site import SERVING
@@ -51,7 +51,7 @@ from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
 from ..pipeline import stamp
-from . import example_tabs, rendered_pages, search_entries
+from . import example_tabs, rendered_pages, search_entries, template_code, themed_pages
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
@@ -119,6 +119,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         #: Adds each page's entries to the search index, or takes those an earlier build
         #: made (None: the search plugin parses every page).
         self._search: search_entries.SearchEntries | None = None
+        #: Lays out each page through the theme's template, or takes the layout an earlier
+        #: build made (None: the template lays out every page).
+        self._themed: themed_pages.ThemedPages | None = None
+        #: The build's template environment, where the pages' templates come from.
+        self._env: Any = None
+        #: The theme's templates as earlier builds compiled them.
+        self._templates: template_code.TemplateCode | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -141,6 +148,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         site's settings may have changed."""
         self._renderer, self._renderer_known, self._memo = None, False, None
         self._pages, self._pages_known, self._search = None, False, None
+        self._themed, self._env, self._templates = None, None, None
 
     def _tabs_renderer(self, config: MkDocsConfig) -> example_tabs.Renderer | None:
         """What makes the example tabs' HTML for this build, if the site's Markdown settings
@@ -177,6 +185,16 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             name = _memo_name("pages", mkdocs_config)
             self._pages = rendered_pages.RenderedPages(root, name, made_with)
         self._search = self._search_entries(mkdocs_config, root)
+        made_with = themed_pages.fingerprint(mkdocs_config)
+        if made_with is not None:
+            token = self._token
+            self._themed = themed_pages.ThemedPages(
+                root,
+                _memo_name("themed", mkdocs_config),
+                made_with,
+                lambda content: content.replace(token, "held"),
+                overridden=bool(mkdocs_config.theme.custom_dir),
+            )
 
     def _search_entries(
         self, mkdocs_config: MkDocsConfig, root: Path
@@ -256,14 +274,13 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         end = markdown.find(EXAMPLES_END, start + len(EXAMPLES_START))
         if start < 0 or end < 0 or not example_tabs.alone(markdown, start, end):
             return markdown
-        tabs = read_tabs(markdown[start + len(EXAMPLES_START) : end])
-        if not tabs:
-            return markdown
-        made = (
-            renderer.render(tabs)
-            if self._memo is None
-            else self._memo.render(tabs, renderer.render)
-        )
+
+        def make(text: str) -> str | None:
+            tabs = read_tabs(text)
+            return renderer.render(tabs) if tabs else None
+
+        text = markdown[start + len(EXAMPLES_START) : end]
+        made = make(text) if self._memo is None else self._memo.render(text, make)
         if made is None:
             return markdown
         self._made[page.file.src_uri] = made
@@ -297,7 +314,29 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def _placeholder(self, number: int) -> str:
         return f"<!-- errorbook:held {self._token} {number} -->"
 
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
+        """Compile the theme's templates through the project's cache of compiled
+        templates (see :mod:`.template_code`), unless the site brought a cache of its own."""
+        self._env = env
+        if env.bytecode_cache is None:
+            self._templates = template_code.TemplateCode(self._settings(config).root)
+            env.bytecode_cache = self._templates
+        return env
+
+    @event_priority(-100)  # after every other plugin's: the context as the template gets it
+    def on_page_context(self, context: Any, /, *, page: Any, config: MkDocsConfig, nav: Any) -> Any:
+        """Lay out the page through the memo of laid out pages, when there is one (see
+        :mod:`.themed_pages`)."""
+        if self._themed is not None and self._env is not None:
+            name = page.meta.get("template", "main.html")
+            if isinstance(name, str):  # the template MkDocs took for the page, from its cache
+                self._themed.prepare(context, page, self._env.get_template(name))
+        return context
+
+    @event_priority(100)  # before every other plugin's: the output as the template wrote it
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
+        if self._themed is not None:
+            self._themed.keep(output, page)
         held = self._held.pop(page.file.src_uri, None)
         if held:
             for number, tabs in enumerate(held):
@@ -312,7 +351,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         rebuild), and decide again then: the site's Markdown settings may have changed."""
         if self._memo is not None:
             self._memo.save()
-        for memo in (self._pages, self._search):
+        for memo in (self._pages, self._search, self._themed, self._templates):
             if memo is not None:
                 memo.save()
         self._forget()
@@ -331,7 +370,7 @@ def _memo_name(kind: str, mkdocs_config: MkDocsConfig) -> str:
     """The cache file of one kind of memo for one site configuration (a file each: the
     languages build side by side)."""
     source = Path(mkdocs_config.config_file_path).resolve()
-    return f"{stamp.CACHE_DIR}/site-{kind}-{source.stem}-{digest(str(source))[:12]}.json.z"
+    return f"{stamp.CACHE_DIR}/site-{kind}-{source.stem}-{digest(str(source))[:12]}.memo"
 
 
 def _inline(mkdocs_config: MkDocsConfig) -> Callable[[str], str | None]:

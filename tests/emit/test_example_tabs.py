@@ -3,7 +3,7 @@ the same page, or left to Markdown."""
 
 from __future__ import annotations
 
-import json
+import marshal
 import zlib
 from collections.abc import Callable
 from importlib import metadata
@@ -297,7 +297,7 @@ def test_a_rebuild_takes_unchanged_tabs_from_the_memo_and_gives_the_same_bytes(
         assert made == expected_made
 
     build(12)  # the first build makes them all
-    (memo,) = (memo_root / ".errorbook-cache").glob("site-tabs-mkdocs.de-*.json.z")
+    (memo,) = (memo_root / ".errorbook-cache").glob("site-tabs-mkdocs.de-*.memo")
     build(0)  # nothing changed
     first = next(iter(pages))
     message = pages[first].split("'message': '", 1)[1].split("'", 1)[0]
@@ -312,7 +312,7 @@ def test_a_rebuild_takes_unchanged_tabs_from_the_memo_and_gives_the_same_bytes(
     build(12)  # a damaged memo is an empty one
     del pages[first]
     build(0)
-    kept = json.loads(zlib.decompress(memo.read_bytes()))["pages"]
+    kept = marshal.loads(zlib.decompress(memo.read_bytes()))["pages"]
     assert len(kept) == 11  # what the last build did not use is not kept
 
 

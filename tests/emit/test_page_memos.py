@@ -1,17 +1,20 @@
-"""The memos of converted pages and search entries: a rebuild takes from them what did not
-change, and writes the bytes a build without them writes, warnings included."""
+"""The memos of converted pages, search entries and laid out pages, and the compiled
+templates: a rebuild takes from them what did not change, and writes the bytes a build
+without them writes, warnings included."""
 
 from __future__ import annotations
 
 import importlib
 import json
 import logging
+import marshal
 import shutil
 import zlib
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import jinja2
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -24,6 +27,8 @@ from ..conftest import ROOT
 plugin_module = importlib.import_module("errorbook.integrations.mkdocs_plugin")
 rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages")
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
+themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
+template_code = importlib.import_module("errorbook.integrations.template_code")
 SERVING = importlib.import_module("errorbook.commands.site").SERVING
 LANG = "de"
 
@@ -48,8 +53,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How many pages each build converted with Markdown and parsed for the search index."""
-    counts = {"converted": 0, "indexed": 0}
+    """How many pages each build converted with Markdown, parsed for the search index and
+    laid out through the theme's template, and how many templates it compiled."""
+    counts = {"converted": 0, "indexed": 0, "laid out": 0, "compiled": 0}
     render = Page.render
     index_class = importlib.import_module("material.plugins.search.plugin").SearchIndex
     add = index_class.add_entry_from_context
@@ -62,17 +68,35 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["indexed"] += 1
         add(self, page)
 
+    lay_out = jinja2.Template.render
+    compile_ = jinja2.Environment.compile
+
+    def laying_out(self: jinja2.Template, *args: Any, **kwargs: Any) -> str:
+        if args and isinstance(args[0], dict) and args[0].get("page") is not None:
+            counts["laid out"] += 1  # a page (404.html and the sitemap have none)
+        return lay_out(self, *args, **kwargs)
+
+    def compiling(self: jinja2.Environment, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(self.bytecode_cache, template_code.TemplateCode):
+            counts["compiled"] += 1  # the build's own templates (the search plugin has more)
+        return compile_(self, *args, **kwargs)
+
     monkeypatch.setattr(Page, "render", converting)
     monkeypatch.setattr(index_class, "add_entry_from_context", indexing)
+    monkeypatch.setattr(jinja2.Template, "render", laying_out)
+    monkeypatch.setattr(jinja2.Environment, "compile", compiling)
     return counts
 
 
-def _build(site: Path, out: Path, counts: dict[str, int] | None = None) -> dict[str, bytes]:
+def _build(
+    site: Path, out: Path, counts: dict[str, int] | None = None, config_file: str | None = None
+) -> dict[str, bytes]:
     """Build the site into ``out`` (strict, as `errorbook site build`); every file's bytes."""
     if counts is not None:
-        counts.update(converted=0, indexed=0)
+        counts.update({name: 0 for name in counts})
     shutil.rmtree(out, ignore_errors=True)
-    config = load_config(str(site / f"mkdocs.{LANG}.yml"), site_dir=str(out), strict=True)
+    config_file = config_file or str(site / f"mkdocs.{LANG}.yml")
+    config = load_config(config_file, site_dir=str(out), strict=True)
     config.plugins.on_startup(command="build", dirty=False)
     try:
         build(config)
@@ -82,17 +106,21 @@ def _build(site: Path, out: Path, counts: dict[str, int] | None = None) -> dict[
 
 
 def _memos(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / ".errorbook-cache").glob("site-*-mkdocs.de-*.json.z"))
+    return sorted((tmp_path / ".errorbook-cache").glob("site-*-mkdocs.de-*.memo"))
 
 
 def _kinds(tmp_path: Path) -> list[str]:
-    """The kinds of memo the builds left: pages, search, tabs (the example tabs')."""
+    """The kinds of memo the builds left: pages, search, tabs (the example tabs'), themed
+    (the pages as the theme laid them out)."""
     return [memo.name.split("-")[1] for memo in _memos(tmp_path)]
 
 
 def _without_memos(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rendered_pages, "fingerprint", lambda config: None)
     monkeypatch.setattr(search_entries, "fingerprint", lambda index: None)
+    monkeypatch.setattr(themed_pages, "fingerprint", lambda config: None)
+    monkeypatch.setattr(template_code.TemplateCode, "load_bytecode", lambda self, bucket: None)
+    monkeypatch.setattr(template_code.TemplateCode, "dump_bytecode", lambda self, bucket: None)
 
 
 def test_a_rebuild_converts_and_indexes_only_what_changed_and_gives_the_same_bytes(
@@ -102,15 +130,23 @@ def test_a_rebuild_converts_and_indexes_only_what_changed_and_gives_the_same_byt
     with monkeypatch.context() as plain:
         _without_memos(plain)
         expected = _build(site, tmp_path / "plain", counted)
-    assert counted == {"converted": pages, "indexed": pages}
+    compiled = counted["compiled"]
+    assert compiled > 10  # Material's templates
+    assert counted == {
+        "converted": pages,
+        "indexed": pages,
+        "laid out": pages,
+        "compiled": compiled,
+    }
     assert _kinds(tmp_path) == ["tabs"]
 
     assert _build(site, tmp_path / "first", counted) == expected
-    assert counted == {"converted": pages, "indexed": pages}  # nothing kept yet
-    assert _kinds(tmp_path) == ["pages", "search", "tabs"]
+    nothing_kept = {"converted": pages, "indexed": pages, "laid out": pages, "compiled": compiled}
+    assert counted == nothing_kept
+    assert _kinds(tmp_path) == ["pages", "search", "tabs", "themed"]
 
     assert _build(site, tmp_path / "again", counted) == expected
-    assert counted == {"converted": 0, "indexed": 0}
+    assert counted == {"converted": 0, "indexed": 0, "laid out": 0, "compiled": 0}
 
     page = site / "docs" / LANG / "guide.md"
     page.write_text(page.read_text("utf-8") + "\nEin neuer Absatz.\n", "utf-8")
@@ -118,7 +154,14 @@ def test_a_rebuild_converts_and_indexes_only_what_changed_and_gives_the_same_byt
         _without_memos(plain)
         expected = _build(site, tmp_path / "plain", counted)
     assert _build(site, tmp_path / "edited", counted) == expected
-    assert counted == {"converted": 1, "indexed": 1}
+    assert counted == {"converted": 1, "indexed": 1, "laid out": 1, "compiled": 0}
+
+    # The same configuration named by a relative path: the same memos.
+    with monkeypatch.context() as elsewhere:
+        elsewhere.chdir(site)
+        relative = _build(site, tmp_path / "relative", counted, f"mkdocs.{LANG}.yml")
+    assert relative == expected
+    assert counted == {"converted": 0, "indexed": 0, "laid out": 0, "compiled": 0}
 
     # A page more: every page's links may resolve differently, so every page is converted.
     (site / "docs" / LANG / "extra.md").write_text("# Extra\n\nNoch eine Seite.\n", "utf-8")
@@ -128,6 +171,19 @@ def test_a_rebuild_converts_and_indexes_only_what_changed_and_gives_the_same_byt
     assert _build(site, tmp_path / "added", counted) == expected
     assert counted["converted"] == pages + 1
     assert counted["indexed"] == 1  # the search entries depend on the HTML alone
+    assert counted["laid out"] == 1  # nor does the navigation list it
+
+    # A page's title in the navigation: every page shows the navigation.
+    config = site / f"mkdocs.{LANG}.yml"
+    text = config.read_text("utf-8")
+    title = text.split("nav:\n", 1)[1].split(":", 1)[0].strip(" -")
+    config.write_text(text.replace(f"{title}:", "Anders:", 1), "utf-8")
+    with monkeypatch.context() as plain:
+        _without_memos(plain)
+        expected = _build(site, tmp_path / "plain", counted)
+    assert _build(site, tmp_path / "renamed", counted) == expected
+    assert counted["laid out"] == pages + 1
+    assert b"Anders" in expected["index.html"]
 
 
 def test_a_damaged_memo_is_an_empty_one(
@@ -135,17 +191,27 @@ def test_a_damaged_memo_is_an_empty_one(
 ) -> None:
     pages = len(list((site / "docs" / LANG).rglob("*.md")))
     expected = _build(site, tmp_path / "first", counted)
-    for memo in _memos(tmp_path):
+    compiled = counted["compiled"]
+    every = {"converted": pages, "indexed": pages, "laid out": pages}
+    templates = tmp_path / template_code.NAME
+    for memo in [*_memos(tmp_path), templates]:
         memo.write_bytes(memo.read_bytes()[:-40])
     assert _build(site, tmp_path / "damaged", counted) == expected
-    assert counted == {"converted": pages, "indexed": pages}
+    assert counted == {**every, "compiled": compiled}
     # Well-formed files whose records are not what a build keeps: each record is a miss.
     for memo in _memos(tmp_path):
-        data = json.loads(zlib.decompress(memo.read_bytes()))
+        data = marshal.loads(zlib.decompress(memo.read_bytes()))
         data["pages"] = {key: {"content": 1} for key in data["pages"]}
-        memo.write_bytes(zlib.compress(json.dumps(data).encode()))
+        memo.write_bytes(zlib.compress(marshal.dumps(data)))
+    code = marshal.loads(templates.read_bytes())
+    templates.write_bytes(marshal.dumps({key: b"j2" + bytes(40) for key in code}))
     assert _build(site, tmp_path / "odd", counted) == expected
-    assert counted == {"converted": pages, "indexed": pages}
+    assert counted == {**every, "compiled": compiled}
+    # A file of another kind, JSON as memos were once written: an empty memo.
+    for memo in [*_memos(tmp_path), templates]:
+        memo.write_bytes(zlib.compress(json.dumps({"format": 2, "pages": {}}).encode()))
+    assert _build(site, tmp_path / "json", counted) == expected
+    assert counted == {**every, "compiled": compiled}
 
 
 def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -184,5 +250,62 @@ def test_a_site_whose_markdown_is_not_known_to_be_pure_gets_no_page_memo(
     pages = len(list((site / "docs" / LANG).rglob("*.md")))
     _build(site, tmp_path / "first", counted)
     _build(site, tmp_path / "again", counted)
-    assert counted == {"converted": pages, "indexed": 0}
-    assert _kinds(tmp_path) == ["search"]  # the example tabs too are left to Markdown
+    assert counted == {"converted": pages, "indexed": 0, "laid out": 0, "compiled": 0}
+    assert _kinds(tmp_path) == ["search", "themed"]  # the tabs too are left to Markdown
+
+
+def test_a_template_the_site_overrides_is_part_of_every_layout(
+    site: Path, tmp_path: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An override may read more of the context than Material does: the build's date,
+    which `errorbook site build` fixes (SOURCE_DATE_EPOCH), and the site's pages."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    pages = len(list((site / "docs" / LANG).rglob("*.md")))
+    overrides = site / "overrides"
+    overrides.mkdir()
+    main = overrides / "main.html"
+    main.write_text(
+        '{% extends "base.html" %}\n{% block announce %}Erste Fassung{% endblock %}\n', "utf-8"
+    )
+    base = site / "mkdocs.base.yml"
+    base.write_text(
+        base.read_text("utf-8").replace(
+            "  name: material\n", "  name: material\n  custom_dir: overrides\n"
+        ),
+        "utf-8",
+    )
+    first = _build(site, tmp_path / "first", counted)
+    assert b"Erste Fassung" in first["index.html"]
+    assert _build(site, tmp_path / "again", counted) == first
+    assert counted["laid out"] == 0
+
+    main.write_text(main.read_text("utf-8").replace("Erste", "Zweite"), "utf-8")
+    second = _build(site, tmp_path / "second", counted)
+    assert counted["laid out"] == pages
+    assert b"Zweite Fassung" in second["index.html"]
+    assert b"Erste Fassung" not in second["index.html"]
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")  # each build has a date of its own
+    _build(site, tmp_path / "dated", counted)
+    _build(site, tmp_path / "dated", counted)
+    assert counted["laid out"] == pages
+
+
+def test_a_site_with_a_plugin_not_known_to_errorbook_gets_no_layout_memo(
+    site: Path, tmp_path: Path, counted: dict[str, int]
+) -> None:
+    """A hook (a plugin of the site's own) may change what the template reads."""
+    pages = len(list((site / "docs" / LANG).rglob("*.md")))
+    (site / "hook.py").write_text(
+        "def on_page_context(context, page, config, nav):\n"
+        "    page.meta['description'] = 'Beschreibung ' + page.url\n"
+        "    return context\n",
+        "utf-8",
+    )
+    config = site / f"mkdocs.{LANG}.yml"
+    config.write_text(config.read_text("utf-8") + "hooks:\n  - hook.py\n", "utf-8")
+    first = _build(site, tmp_path / "first", counted)
+    assert b"Beschreibung " in first["index.html"]
+    assert _build(site, tmp_path / "again", counted) == first
+    assert counted["laid out"] == pages
+    assert "themed" not in _kinds(tmp_path)
