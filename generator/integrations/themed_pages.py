@@ -169,7 +169,6 @@ class ThemedPages:
         self._site: tuple[int, str] | None = None  # (id of the build's navigation, its hash)
         self._kept: dict[str, tuple[str, str]] = {}  # src_uri -> the layout to write again
         self._keys: dict[str, str] = {}  # src_uri -> the key of a layout to keep
-        self._patched: set[int] = set()
 
     def _site_key(self, context: Mapping[str, Any]) -> str:
         nav = context["nav"]
@@ -227,9 +226,8 @@ class ThemedPages:
     def _patch(self, template: Any) -> None:
         """Make ``template.render`` write a kept layout around the page's content (the
         content as it is then: MkDocs may still mark a draft) instead of laying it out."""
-        if id(template) in self._patched:
+        if getattr(template, "_errorbook_themed", None) is self:
             return
-        self._patched.add(id(template))
         lay_out: Callable[..., str] = template.render
         kept = self._kept
 
@@ -242,6 +240,7 @@ class ThemedPages:
             return found[0] + str(page.content) + found[1]
 
         template.render = render
+        template._errorbook_themed = self
 
     def keep(self, output: str, page: Any) -> None:
         """Keep what the template wrote around ``page``'s content, when the page was laid
