@@ -252,7 +252,10 @@ class ThemedPages:
         start = output.find(content)
         if start < 0 or output.find(content, start + 1) >= 0:
             return
-        self._memo.put(key, [output[:start], output[start + len(content) :]])
+        layout = [output[:start], output[start + len(content) :]]
+        if any(self._normal(part) != part for part in layout):
+            return  # it repeats what only this build's content holds (a token, say)
+        self._memo.put(key, layout)
 
     def save(self) -> None:
         self._memo.save()
