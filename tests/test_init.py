@@ -8,10 +8,12 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -161,6 +163,51 @@ def test_init_writes_through_no_link_and_reads_no_fifo(run: Run, tmp_path: Path,
     os.mkfifo(root / ".gitignore")  # read as an input: refused at once, never waited on
     result = run("init", str(root), cwd=tmp_path)
     assert result.code == 2 and ".gitignore" in result.err
+
+
+def test_site_serve_holds_the_server_while_a_regeneration_writes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """However long the writes take, MkDocs' server hears of them once they are done: its
+    file watcher reports a change under the server's lock, which the regeneration holds."""
+    from mkdocs import livereload
+
+    from generator.commands import site
+    from generator.pipeline import build
+
+    server = livereload.LiveReloadServer
+    monkeypatch.setattr(server, "__init__", server.__init__)  # put back after the test
+    monkeypatch.setattr(site, "_servers", [], raising=False)
+    site._settle_before_building()
+    made = server(builder=lambda: None, host="127.0.0.1", port=0, root="/nonexistent")
+    heard: list[bool] = []
+
+    def report() -> None:  # what MkDocs' file watcher does, in a thread of its own
+        taken = made._rebuild_cond.acquire(timeout=0.3)
+        heard.append(taken)
+        if taken:
+            made._rebuild_cond.release()
+
+    def regenerate(config: object) -> tuple[list[object], object]:
+        reporter = threading.Thread(target=report)  # a page written: the watcher reports it
+        reporter.start()
+        reporter.join()
+        return [], SimpleNamespace(problems=SimpleNamespace(items=[]))
+
+    monkeypatch.setattr(build, "regenerate", regenerate)
+    project = SimpleNamespace(
+        registry=tmp_path / "codes.yaml",
+        root=tmp_path,
+        locales_dir=tmp_path / "locales",
+        site_dir=tmp_path / "site",
+    )
+    try:
+        site.Watcher(project, "en").regenerate()  # type: ignore[arg-type]
+        assert heard == [False]  # the report waited for the writes to end
+        report()
+        assert heard == [False, True]  # and gets through once they have
+    finally:
+        made.server_close()
 
 
 def test_site_serve_waits_for_the_pages_to_settle_before_it_builds(

@@ -11,11 +11,14 @@ read shows its problems on the page in the browser, and in the terminal, until i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
 import sys
 import threading
+from collections.abc import Iterator
+from typing import Any
 
 from ..config import Config
 from ..errors import UsageError
@@ -120,6 +123,8 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
 #: How long MkDocs' server waits for the files to stop changing before it builds (its own
 #: wait is a tenth of a second).
 SETTLE = 0.5
+#: The MkDocs server this command started, once it has (see :func:`_holding_builds`).
+_servers: list[Any] = []
 
 
 def _settle_before_building() -> None:
@@ -135,8 +140,26 @@ def _settle_before_building() -> None:
     def settled(self: livereload.LiveReloadServer, *args: object, **kwargs: object) -> None:
         start(self, *args, **kwargs)  # type: ignore[arg-type]
         self.build_delay = max(getattr(self, "build_delay", 0.0), SETTLE)
+        _servers.append(self)
 
     server.__init__ = settled  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def _holding_builds() -> Iterator[None]:
+    """Hold MkDocs' server while a regeneration writes the pages.
+
+    The server's file watcher reports each change under the server's lock; held, the
+    reports wait and arrive together once every page is written, so one regeneration makes
+    one build however long the disk takes over the writes (on a busy machine a pause
+    between two files can outlast :data:`SETTLE`). Where the server has no such lock (an
+    MkDocs this does not know), SETTLE alone stands."""
+    lock = getattr(_servers[-1], "_rebuild_cond", None) if _servers else None
+    if lock is None:
+        yield
+        return
+    with lock:
+        yield
 
 
 def _mkdocs_logging() -> None:
@@ -189,6 +212,10 @@ class Watcher:
         return tuple(signature)
 
     def regenerate(self) -> None:
+        with _holding_builds():
+            self._regenerate()
+
+    def _regenerate(self) -> None:
         from ..diagnostics import InvalidInput
         from ..errors import ErrorbookError
         from ..pipeline import build
