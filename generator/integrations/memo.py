@@ -21,6 +21,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from .. import inputs
+
 #: The layout of a memo file; a file of another format is an empty memo.
 FORMAT = 2
 #: A memo file larger than this is not read (about 100 times what 10,000 pages need).
@@ -38,10 +40,10 @@ class Memo:
         self._used: dict[str, Any] = {}
 
     def _read(self) -> dict[str, Any]:
-        try:
-            with open(self._root / self._name, "rb") as stream:
-                data = marshal.loads(zlib.decompress(stream.read(LIMIT + 1)))
-        except (OSError, EOFError, ValueError, TypeError, zlib.error):
+        try:  # as every cache is read: a regular file, of bounded size, not through a link
+            found = inputs.read(self._root / self._name, limit=LIMIT, follow=False)
+            data = None if found is None else marshal.loads(zlib.decompress(found))
+        except (inputs.InputFileError, EOFError, ValueError, TypeError, zlib.error):
             return {}
         if not isinstance(data, dict) or data.get("fingerprint") != self._fingerprint:
             return {}

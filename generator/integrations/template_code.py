@@ -20,6 +20,7 @@ from typing import Any
 
 from jinja2 import BytecodeCache
 
+from .. import inputs
 from ..pipeline import stamp
 
 NAME = f"{stamp.CACHE_DIR}/site-templates.bin"
@@ -36,10 +37,10 @@ class TemplateCode(BytecodeCache):
         self._made: dict[str, bytes] = {}
 
     def _read(self) -> dict[str, bytes]:
-        try:
-            with open(self._root / NAME, "rb") as stream:
-                data = marshal.loads(stream.read(LIMIT + 1))
-        except (OSError, EOFError, ValueError, TypeError):
+        try:  # as every cache is read: a regular file, of bounded size, not through a link
+            found = inputs.read(self._root / NAME, limit=LIMIT, follow=False)
+            data = None if found is None else marshal.loads(found)
+        except (inputs.InputFileError, EOFError, ValueError, TypeError):
             return {}
         if not isinstance(data, dict):
             return {}

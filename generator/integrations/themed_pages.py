@@ -34,6 +34,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .. import inputs
 from ..digest import digest
 from . import memo
 
@@ -83,10 +84,10 @@ def _overrides(dirs: Iterable[str]) -> list[str] | None:
         where = Path(folder).resolve()
         if any(where.is_relative_to(package) for package in installed):
             continue
-        try:
+        try:  # read as any input is: a FIFO or a device is refused, never waited on
             for path in sorted(p for p in where.rglob("*") if p.is_file()):
-                found.append(f"{path.relative_to(where)}\0{digest(path.read_bytes())}")
-        except OSError:
+                found.append(f"{path.relative_to(where)}\0{digest(inputs.read(path) or b'')}")
+        except (OSError, inputs.InputFileError):
             return None
         found.append(f"{where}\0")
     return found

@@ -8,6 +8,7 @@ import importlib
 import json
 import logging
 import marshal
+import os
 import shutil
 import zlib
 from pathlib import Path
@@ -211,6 +212,12 @@ def test_a_damaged_memo_is_an_empty_one(
     for memo in [*_memos(tmp_path), templates]:
         memo.write_bytes(zlib.compress(json.dumps({"format": 2, "pages": {}}).encode()))
     assert _build(site, tmp_path / "json", counted) == expected
+    assert counted == {**every, "compiled": compiled}
+    # A FIFO where a memo or the compiled templates were: refused, never waited on.
+    for memo in [*_memos(tmp_path), templates]:
+        memo.unlink()
+        os.mkfifo(memo)
+    assert _build(site, tmp_path / "fifo", counted) == expected
     assert counted == {**every, "compiled": compiled}
 
 
