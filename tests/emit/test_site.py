@@ -191,7 +191,16 @@ def _search(page: Any, query: str) -> list[str]:
     page.wait_for_function("() => document.querySelectorAll('.md-search-result__item').length > 0")
     assert meta.count() == 1
     links = page.locator(".md-search-result__link")
-    return [links.nth(i).get_attribute("href") for i in range(links.count())]
+    # Material updates the results as each key arrives: read them whole, once they are the
+    # same twice in a row (one by one, a link could go between counting and reading it).
+    found: list[str] = []
+    for _ in range(40):
+        page.wait_for_timeout(150)
+        now = links.evaluate_all("links => links.map(link => link.getAttribute('href'))")
+        if now and now == found:
+            break
+        found = now
+    return found
 
 
 def test_search_in_german_finds_german_pages_only(page: Any, server: str) -> None:
