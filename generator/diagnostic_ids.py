@@ -26,6 +26,11 @@ IDS: dict[str, str] = {
     "E-FILE-UNREADABLE": "An input is not a regular file errorbook can read safely: a "
     "folder, a pipe, a device, a link where none is allowed, or a file over the size limit.",
     "E-FILE-NOT-UTF8": "A text input holds bytes that are not UTF-8.",
+    # Templates (errorbook's own, or a project's overrides)
+    "E-TEMPLATE-SYNTAX": "A template is not valid Jinja2: a tag, an expression or a block "
+    "that is not closed.",
+    "E-TEMPLATE-RENDER": "A template failed while errorbook filled it in: it names a value "
+    "that does not exist, or a template it includes cannot be found.",
     # The registry as YAML
     "E-YAML-SYNTAX": "The registry is not well-formed YAML.",
     "E-YAML-CHARACTER": "The registry holds a character that YAML does not allow in a file.",

@@ -104,9 +104,12 @@ def run(args: argparse.Namespace, config: Config) -> int:
         sys.stderr.write(problems.render(with_id=True))
     if problems.has_errors:
         count = len(problems.items)
+        # Nearly always the catalogs' problems; a broken template is the other kind.
+        po = all(item.mark.path.endswith((".po", ".pot")) for item in problems.items)
         print(
-            f"errorbook: {count} problem{'s' if count != 1 else ''} in the catalogs; fix "
-            "them in the PO files named above, then run `errorbook check` again",
+            f"errorbook: {count} problem{'s' if count != 1 else ''} "
+            f"{'in the catalogs' if po else 'found'}; fix them in the "
+            f"{'PO files' if po else 'files'} named above, then run `errorbook check` again",
             file=sys.stderr,
         )
     status = 1 if problems.has_errors else 0

@@ -9,6 +9,7 @@ text enters generated source: each one escapes for the language it lands in.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import jinja2
 import yaml
 
+from ..diagnostics import InvalidInput, Mark, invalid
 from ..names import HEADER, SHIPPED_TEMPLATES, in_comment
 from ..registry import grpc
 from ..registry.model import identifier
@@ -124,6 +126,64 @@ def environment(overrides: Path | None = None) -> jinja2.Environment:
 
 
 def render(env: jinja2.Environment, template: str, **context: object) -> bytes:
-    """Render one template to UTF-8 bytes with Unix newlines."""
-    text = env.get_template(template).render(**context)
+    """Render one template to UTF-8 bytes with Unix newlines.
+
+    A template that Jinja2 cannot read, or that fails while it is filled in (a name it uses
+    does not exist), is bad input, not a bug of errorbook's: it may be a project's override
+    or an edit to errorbook's own. That is an :class:`InvalidInput` naming the template's
+    file and line, which also pickles back whole from a forked worker."""
+    try:
+        text = env.get_template(template).render(**context)
+    except jinja2.TemplateSyntaxError as exc:
+        raise _broken(env, exc, exc.filename, exc.lineno, template) from None
+    except jinja2.TemplateError as exc:  # UndefinedError, TemplateNotFound, ...
+        filename, line = _failed_at(env, exc)
+        raise _broken(env, exc, filename, line, template) from None
     return text.encode("utf-8")
+
+
+def _template_folders(env: jinja2.Environment) -> list[str]:
+    loader = env.loader
+    paths = loader.searchpath if isinstance(loader, jinja2.FileSystemLoader) else []
+    return [os.path.abspath(path) for path in paths]
+
+
+def _failed_at(env: jinja2.Environment, exc: BaseException) -> tuple[str | None, int]:
+    """The template file and line a render failed at: Jinja2 rewrites the traceback of an
+    error raised while a template runs so that its frames name the template and its lines;
+    the innermost one in a template folder is where the author has to look."""
+    folders = _template_folders(env)
+    found: tuple[str | None, int] = (None, 1)
+    trace = exc.__traceback__
+    while trace is not None:
+        name = os.path.abspath(trace.tb_frame.f_code.co_filename)
+        if any(name.startswith(folder + os.sep) for folder in folders):
+            found = (name, trace.tb_lineno)
+        trace = trace.tb_next
+    return found
+
+
+def _broken(
+    env: jinja2.Environment,
+    exc: jinja2.TemplateError,
+    filename: str | None,
+    line: int | None,
+    template: str,
+) -> InvalidInput:
+    """The diagnostic of a template that failed: where, what Jinja2 said, and what to do,
+    which depends on whose template it is."""
+    path = os.path.abspath(filename) if filename else None
+    shown = template
+    if path is not None:
+        shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
+    shipped = path is not None and path.startswith(str(SHIPPED_TEMPLATES.resolve()) + os.sep)
+    if shipped:
+        hint = "this is one of errorbook's own templates: fix it, or restore errorbook's copy"
+    else:
+        hint = "fix the template, or remove it to use errorbook's own"
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        id, what = "E-TEMPLATE-SYNTAX", "the template is not valid Jinja2"
+    else:
+        id, what = "E-TEMPLATE-RENDER", "the template failed while it was filled in"
+    message = " ".join(str(exc.message or type(exc).__name__).split())
+    return invalid(id, Mark(shown, max(1, line or 1), 1), f"{what}: {message}", hint)
