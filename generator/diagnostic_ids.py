@@ -88,6 +88,8 @@ IDS: dict[str, str] = {
     "E-META-NAMING-LENGTH": "The registry's naming max_length is outside what errorbook allows.",
     "E-META-PACKAGE": "The generated package's name is a Python keyword or errorbook's own.",
     # Locales
+    "W-CATALOG-LOCALE-UNLISTED": "The locales folder holds a PO file for a locale the "
+    "registry does not list; errorbook neither merges nor compiles it.",
     "E-LOCALE-TAG": "A locale is not a tag errorbook accepts or CLDR knows.",
     "E-LOCALE-IS-SOURCE": "The source locale is also listed as a target locale.",
     "E-LOCALE-DUPLICATE": "A target locale is listed twice.",

@@ -60,11 +60,12 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if problems.items:  # generation goes on; `check` fails on these
         for item in problems.sorted():
             print(item.render(with_id=True).replace(": error: ", ": warning: ", 1), file=sys.stderr)
-        print(
-            "errorbook: the catalogs have problems (above); translations with problems are "
-            "not compiled. Fix them, then run `errorbook check`",
-            file=sys.stderr,
-        )
+        if problems.has_errors:
+            print(
+                "errorbook: the catalogs have problems (above); translations with problems "
+                "are not compiled. Fix them, then run `errorbook check`",
+                file=sys.stderr,
+            )
     changed = [r for r in results if r.status not in ("unchanged", "left")]
     left = [r for r in results if r.status == "left"]
     for result in sorted([*changed, *left], key=lambda r: r.path):

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if plurals.lookup(tag) is None:
         raise UsageError(
             f"errorbook has no plural rule for '{tag}'; add its Plural-Forms to "
-            "generator/plurals.py"
+            "generator/catalogs/plurals.py"
         )
     registry = build.registry_for(config)
     if tag == registry.meta.source_locale:

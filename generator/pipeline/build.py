@@ -331,6 +331,38 @@ def run(
         return _run(config, registry, existing, use_cache, settled, stamped, staged, vouch)
 
 
+def unlisted_catalogs(config: Config, registry: Registry) -> Diagnostics:
+    """A warning for each PO file in the locales folder whose locale the registry does not
+    list: errorbook neither merges nor compiles it, which a translator who made the folder
+    by hand, or whose locale was taken out of the registry, would not expect without a word.
+    The file is left as it is."""
+    found = Diagnostics()
+    listed = set(registry.meta.locales)
+    try:
+        with os.scandir(config.locales_dir) as listing:
+            folders = sorted(
+                entry.name
+                for entry in listing
+                if entry.name not in listed and entry.is_dir(follow_symlinks=False)
+            )
+    except OSError:  # no locales folder yet, or not one: nothing to say
+        return found
+    locales_dir = config.display(config.locales_dir)
+    for locale in folders:
+        for name in config.domains.values():
+            path = catalog_paths.po_path(locales_dir, locale, name)
+            if not (config.locales_dir / locale / "LC_MESSAGES" / f"{name}.po").is_file():
+                continue
+            found.warning(
+                "W-CATALOG-LOCALE-UNLISTED",
+                Mark(path, 1, 1),
+                f"the registry does not list {locale!r} in registry.locales, so errorbook "
+                "neither merges nor compiles this catalog",
+                f"add {locale!r} to registry.locales in {registry.path}, or delete the file",
+            )
+    return found
+
+
 def _no_retired_overrides(config: Config) -> None:
     """Refuse an override of a runtime module under its old template name: those modules are
     plain Python files now (python/<name>.py), and an override named python/<name>.py.j2
@@ -400,6 +432,9 @@ def _run(
         remember=functools.partial(output.write_cache, config.root) if staged else None,
         alongside=makers,
     )
+    unlisted = unlisted_catalogs(config, registry)
+    catalog_run.problems.extend(unlisted)
+    catalog_run.on_disk.extend(unlisted)
     made: dict[str, Mapping[str, output.Output]] = {p: f for p, f in kept.items() if f is not None}
     made.update(catalog_run.alongside)  # type: ignore[arg-type]
     try:
