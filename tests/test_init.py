@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -169,7 +170,9 @@ def test_site_serve_holds_the_server_while_a_regeneration_writes(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """However long the writes take, MkDocs' server hears of them once they are done: its
-    file watcher reports a change under the server's lock, which the regeneration holds."""
+    file watcher reports a change under the server's lock, which the regeneration holds
+    while it writes. Only then: a Ctrl-C reaches the server's loop once the loop has the
+    lock back, so it must not wait for the registry and the catalogs to be read."""
     from mkdocs import livereload
 
     from generator.commands import site
@@ -188,10 +191,14 @@ def test_site_serve_holds_the_server_while_a_regeneration_writes(
         if taken:
             made._rebuild_cond.release()
 
-    def regenerate(config: object) -> tuple[list[object], object]:
-        reporter = threading.Thread(target=report)  # a page written: the watcher reports it
-        reporter.start()
-        reporter.join()
+    def regenerate(
+        config: object, writing: Callable[[], AbstractContextManager[object]]
+    ) -> tuple[list[object], object]:
+        report()  # before the writes (reading, making the pages): the server is free
+        with writing():
+            reporter = threading.Thread(target=report)  # a page written: the watcher reports
+            reporter.start()
+            reporter.join()
         return [], SimpleNamespace(problems=SimpleNamespace(items=[]))
 
     monkeypatch.setattr(build, "regenerate", regenerate)
@@ -203,9 +210,9 @@ def test_site_serve_holds_the_server_while_a_regeneration_writes(
     )
     try:
         site.Watcher(project, "en").regenerate()  # type: ignore[arg-type]
-        assert heard == [False]  # the report waited for the writes to end
+        assert heard == [True, False]  # the report during the writes waited for their end
         report()
-        assert heard == [False, True]  # and gets through once they have
+        assert heard == [True, False, True]  # and gets through once they are done
     finally:
         made.server_close()
 

@@ -153,7 +153,12 @@ def _holding_builds() -> Iterator[None]:
     reports wait and arrive together once every page is written, so one regeneration makes
     one build however long the disk takes over the writes (on a busy machine a pause
     between two files can outlast :data:`SETTLE`). Where the server has no such lock (an
-    MkDocs this does not know), SETTLE alone stands."""
+    MkDocs this does not know), SETTLE alone stands.
+
+    It is held only while the outputs are written, not while the registry and catalogs are
+    read and the pages made: a Ctrl-C reaches MkDocs' server loop only once the loop has the
+    lock back (Python cannot interrupt that wait), so the server must not be kept waiting
+    for longer than the writes take."""
     lock = getattr(_servers[-1], "_rebuild_cond", None) if _servers else None
     if lock is None:
         yield
@@ -212,10 +217,6 @@ class Watcher:
         return tuple(signature)
 
     def regenerate(self) -> None:
-        with _holding_builds():
-            self._regenerate()
-
-    def _regenerate(self) -> None:
         from ..diagnostics import InvalidInput
         from ..errors import ErrorbookError
         from ..pipeline import build
@@ -223,7 +224,7 @@ class Watcher:
         assert self.config.site_dir is not None
         self.failed_on = self._inputs()  # until the run succeeds
         try:
-            written, run = build.regenerate(self.config)
+            written, run = build.regenerate(self.config, writing=_holding_builds)
         except InvalidInput as exc:
             text = exc.diagnostics.render(with_id=True)
             print(f"errorbook: the pages were not regenerated:\n{text}", file=sys.stderr)

@@ -625,24 +625,31 @@ def merge(
 
 
 def regenerate(
-    config: Config, plain: bool = True, use_cache: bool = True
+    config: Config,
+    plain: bool = True,
+    use_cache: bool = True,
+    writing: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     """What ``errorbook generate`` does after its stamp check: every output written (only
     those that changed), then the catalog cache and the stamp the next run starts from.
 
     ``plain`` says the configuration came from pyproject.toml alone (see
-    :func:`stamp.record`).
+    :func:`stamp.record`). ``writing``, when given, is entered while the outputs are
+    written, and only then (``errorbook site serve`` holds MkDocs' server so).
 
     The collector stays tuned to the end (see :func:`few_collections`): with the default
     threshold back, the first allocations after the catalogs (importing what the stamp
     needs) made it walk every object the registry and the catalogs had left in its younger
     generations, work that a run after a translator's edit need not do."""
     with few_collections():
-        return _regenerate(config, plain, use_cache)
+        return _regenerate(config, plain, use_cache, writing)
 
 
 def _regenerate(
-    config: Config, plain: bool, use_cache: bool
+    config: Config,
+    plain: bool,
+    use_cache: bool,
+    writing: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     from . import stamp
 
@@ -671,7 +678,7 @@ def _regenerate(
     )
     steady.update(catalog_run.steady)
     try:
-        return _write(config, registry, plain, (seen, fresh), steady, files, catalog_run)
+        return _write(config, registry, plain, (seen, fresh), steady, files, catalog_run, writing)
     finally:
         output.discard(files)
 
@@ -684,8 +691,10 @@ def _write(
     steady: Mapping[str, list[object]],
     files: dict[str, output.Output],
     catalog_run: catalogs.CatalogRun,
+    writing: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
-    """The outputs of :func:`regenerate` written, then its caches and its stamp.
+    """The outputs of :func:`regenerate` written (within ``writing``), then its caches and
+    its stamp.
     ``loaded`` holds the registry's bytes as read and the key to cache it under, if any;
     ``steady`` the catalogs the stamp vouches for (see :func:`stamp.settled`)."""
     from . import stamp
@@ -699,14 +708,15 @@ def _write(
     read: dict[str, output.Output | None] = {
         path: catalog_run.read.get(path) for _, _, path in names
     }
-    results = output.write(
-        config.root,
-        files,
-        layout=layout(config, registry),
-        read=read,
-        known=catalog_run.hashes,
-        settled=hashes,
-    )
+    with writing() if writing is not None else contextlib.nullcontext():
+        results = output.write(
+            config.root,
+            files,
+            layout=layout(config, registry),
+            read=read,
+            known=catalog_run.hashes,
+            settled=hashes,
+        )
     output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
     for path, record in sorted(catalog_run.cache.verdicts.items()):
         output.write_cache(config.root, cache.verdicts_path(path), record)
