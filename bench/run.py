@@ -653,14 +653,30 @@ def _wall(cmd: Sequence[str], cwd: Path, env: dict[str, str] | None, runs: int =
     return statistics.median(run_child(cmd, cwd, env=env).seconds for _ in range(runs))
 
 
+def _wall_net(
+    bare: Sequence[str], cmd: Sequence[str], cwd: Path, env: dict[str, str], runs: int = 9
+) -> float:
+    """The wall time ``cmd`` takes beyond ``bare``: the median of ``runs`` differences, each
+    of the two run back to back, so that a change in the machine's speed during the
+    measurement (the disk still writing what the generations before it wrote, another
+    process) reaches both sides of each difference alike."""
+    run_child(bare, cwd, env=env)  # warm: byte-code caches, page cache
+    run_child(cmd, cwd, env=env)
+    return statistics.median(
+        run_child(cmd, cwd, env=env).seconds - run_child(bare, cwd, env=env).seconds
+        for _ in range(runs)
+    )
+
+
 def import_time(result: SizeResult, out_dir: Path, package: str) -> None:
     """Import of the generated package as an installed one imports: with its byte code
     cached (the first, unmeasured run writes it, whatever PYTHONDONTWRITEBYTECODE says)."""
     env = dict(os.environ, PYTHONPATH=str(out_dir))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     python = sys.executable
-    bare = _wall([python, "-c", "pass"], out_dir, env)
-    result.import_net = _wall([python, "-c", f"import {package}"], out_dir, env) - bare
+    result.import_net = _wall_net(
+        [python, "-c", "pass"], [python, "-c", f"import {package}"], out_dir, env
+    )
     selves = []
     for _ in range(5):
         child = run_child([python, "-X", "importtime", "-c", f"import {package}"], out_dir, env=env)
@@ -1101,7 +1117,8 @@ def results_tables(results: Sequence[SizeResult], info: Machine) -> list[str]:
             row("stdlib `npgettext` + `str.format`", lambda r: per_call(r.runtime.stdlib_plural)),
             row("**ratio** message() / stdlib",
                 lambda r: ratio(r.runtime.message_plural, r.runtime.stdlib_plural)),
-            row("import of the package, byte code cached (process wall time − `python -c pass`)",
+            row("import of the package, byte code cached (process wall time − `python -c pass` "
+                "run right after it; median of 9 pairs)",
                 lambda r: per_call(r.import_net)),
             row("import of the package (`-X importtime`, cumulative)",
                 lambda r: per_call(r.import_self)),
