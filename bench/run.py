@@ -654,12 +654,13 @@ def _wall(cmd: Sequence[str], cwd: Path, env: dict[str, str] | None, runs: int =
 
 
 def _wall_net(
-    bare: Sequence[str], cmd: Sequence[str], cwd: Path, env: dict[str, str], runs: int = 9
+    bare: Sequence[str], cmd: Sequence[str], cwd: Path, env: dict[str, str], runs: int = 15
 ) -> float:
     """The wall time ``cmd`` takes beyond ``bare``: the median of ``runs`` differences, each
     of the two run back to back, so that a change in the machine's speed during the
     measurement (the disk still writing what the generations before it wrote, another
     process) reaches both sides of each difference alike."""
+    os.sync()  # what the steps before wrote goes to the disk now, not during the pairs
     run_child(bare, cwd, env=env)  # warm: byte-code caches, page cache
     run_child(cmd, cwd, env=env)
     return statistics.median(
@@ -1118,7 +1119,7 @@ def results_tables(results: Sequence[SizeResult], info: Machine) -> list[str]:
             row("**ratio** message() / stdlib",
                 lambda r: ratio(r.runtime.message_plural, r.runtime.stdlib_plural)),
             row("import of the package, byte code cached (process wall time − `python -c pass` "
-                "run right after it; median of 9 pairs)",
+                "run right after it; median of 15 pairs, after a sync)",
                 lambda r: per_call(r.import_net)),
             row("import of the package (`-X importtime`, cumulative)",
                 lambda r: per_call(r.import_self)),
