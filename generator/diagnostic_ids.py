@@ -30,7 +30,8 @@ IDS: dict[str, str] = {
     "E-TEMPLATE-SYNTAX": "A template is not valid Jinja2: a tag, an expression or a block "
     "that is not closed.",
     "E-TEMPLATE-RENDER": "A template failed while errorbook filled it in: it names a value "
-    "that does not exist, or a template it includes cannot be found.",
+    "that does not exist, a template it includes cannot be found, or (in a project's "
+    "override) a filter or call refused what it was given.",
     # The registry as YAML
     "E-YAML-SYNTAX": "The registry is not well-formed YAML.",
     "E-YAML-CHARACTER": "The registry holds a character that YAML does not allow in a file.",

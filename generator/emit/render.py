@@ -131,15 +131,29 @@ def render(env: jinja2.Environment, template: str, **context: object) -> bytes:
     A template that Jinja2 cannot read, or that fails while it is filled in (a name it uses
     does not exist), is bad input, not a bug of errorbook's: it may be a project's override
     or an edit to errorbook's own. That is an :class:`InvalidInput` naming the template's
-    file and line, which also pickles back whole from a forked worker."""
+    file and line, which also pickles back whole from a forked worker.
+
+    Any other exception raised while a project's override runs (a filter given a value it
+    cannot write, say) is the override's too; raised in errorbook's own templates, it is a
+    bug of errorbook's and goes on as it is."""
     try:
         text = env.get_template(template).render(**context)
     except jinja2.TemplateSyntaxError as exc:
-        raise _broken(env, exc, exc.filename, exc.lineno, template) from None
+        raise _broken(exc, exc.filename, exc.lineno, template) from None
     except jinja2.TemplateError as exc:  # UndefinedError, TemplateNotFound, ...
         filename, line = _failed_at(env, exc)
-        raise _broken(env, exc, filename, line, template) from None
+        raise _broken(exc, filename, line, template) from None
+    except Exception as exc:
+        filename, line = _failed_at(env, exc)
+        if filename is None or _shipped(filename):
+            raise
+        raise _broken(exc, filename, line, template) from None
     return text.encode("utf-8")
+
+
+def _shipped(filename: str) -> bool:
+    """Whether ``filename`` is one of errorbook's own templates."""
+    return os.path.abspath(filename).startswith(str(SHIPPED_TEMPLATES.resolve()) + os.sep)
 
 
 def _template_folders(env: jinja2.Environment) -> list[str]:
@@ -163,21 +177,14 @@ def _failed_at(env: jinja2.Environment, exc: BaseException) -> tuple[str | None,
     return found
 
 
-def _broken(
-    env: jinja2.Environment,
-    exc: jinja2.TemplateError,
-    filename: str | None,
-    line: int | None,
-    template: str,
-) -> InvalidInput:
-    """The diagnostic of a template that failed: where, what Jinja2 said, and what to do,
-    which depends on whose template it is."""
+def _broken(exc: Exception, filename: str | None, line: int | None, template: str) -> InvalidInput:
+    """The diagnostic of a template that failed: where, what Jinja2 (or the code the
+    template called) said, and what to do, which depends on whose template it is."""
     path = os.path.abspath(filename) if filename else None
     shown = template
     if path is not None:
         shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
-    shipped = path is not None and path.startswith(str(SHIPPED_TEMPLATES.resolve()) + os.sep)
-    if shipped:
+    if path is not None and _shipped(path):
         hint = "this is one of errorbook's own templates: fix it, or restore errorbook's copy"
     else:
         hint = "fix the template, or remove it to use errorbook's own"
@@ -185,5 +192,9 @@ def _broken(
         id, what = "E-TEMPLATE-SYNTAX", "the template is not valid Jinja2"
     else:
         id, what = "E-TEMPLATE-RENDER", "the template failed while it was filled in"
-    message = " ".join(str(exc.message or type(exc).__name__).split())
+    if isinstance(exc, jinja2.TemplateError):
+        said = exc.message or type(exc).__name__
+    else:
+        said = f"{type(exc).__name__}: {exc}"
+    message = " ".join(str(said).split())
     return invalid(id, Mark(shown, max(1, line or 1), 1), f"{what}: {message}", hint)

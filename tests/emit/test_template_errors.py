@@ -26,6 +26,8 @@ BROKEN = {
               "E-TEMPLATE-SYNTAX", "expected an expression"),
     "undefined": ("json/document.json.j2", "{\n  \"a\": {{ data.no_such_field }}\n}\n", 2,
                   "E-TEMPLATE-RENDER", "no_such_field"),
+    "filter": ("json/document.json.j2", "{\n{{ data | py }}\n", 2, "E-TEMPLATE-RENDER",
+               "TypeError: no Python literal for dict"),
     "unclosed": ("python/__init__.py.j2", "# {{ registry.name }}\n\n{% for x in y %}\n", 3,
                  "E-TEMPLATE-SYNTAX", "endfor"),
 }  # fmt: skip
@@ -123,3 +125,19 @@ def test_check_reports_a_broken_override_as_what_it_is(
     assert "[E-TEMPLATE-SYNTAX]" in err
     assert "1 problem found; fix them in the files named above" in err
     assert "PO files" not in err and "internal error" not in err
+
+
+def test_an_exception_in_a_shipped_template_stays_a_bug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What errorbook's own template raises beyond Jinja2's errors (a filter of errorbook's
+    given what it cannot write) is errorbook's bug, reported as one, not the author's."""
+    from generator.emit import render as module
+
+    (tmp_path / "json").mkdir()
+    (tmp_path / "json" / "document.json.j2").write_text("{{ data | py }}\n", "utf-8")
+    monkeypatch.setattr(module, "SHIPPED_TEMPLATES", tmp_path)
+    env = environment(None)
+    env.loader = jinja2.FileSystemLoader([str(tmp_path)])
+    with pytest.raises(TypeError, match="no Python literal for dict"):
+        render(env, "json/document.json.j2", data={})
