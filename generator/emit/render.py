@@ -18,6 +18,7 @@ import jinja2
 import yaml
 
 from ..diagnostics import InvalidInput, Mark, invalid
+from ..errors import ErrorbookError
 from ..names import HEADER, SHIPPED_TEMPLATES, in_comment
 from ..registry import grpc
 from ..registry.model import identifier
@@ -143,6 +144,8 @@ def render(env: jinja2.Environment, template: str, **context: object) -> bytes:
     except jinja2.TemplateError as exc:  # UndefinedError, TemplateNotFound, ...
         filename, line = _failed_at(env, exc)
         raise _broken(exc, filename, line, template) from None
+    except ErrorbookError:  # errorbook's code, called by the template, said what is wrong
+        raise
     except Exception as exc:
         filename, line = _failed_at(env, exc)
         if filename is None or _shipped(filename):

@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator.diagnostics import InvalidInput
+from generator.diagnostics import InvalidInput, Mark
 from generator.emit.render import environment, render
 from generator.pipeline import forks
 
@@ -141,3 +141,23 @@ def test_an_exception_in_a_shipped_template_stays_a_bug(
     env.loader = jinja2.FileSystemLoader([str(tmp_path)])
     with pytest.raises(TypeError, match="no Python literal for dict"):
         render(env, "json/document.json.j2", data={})
+
+
+def test_an_error_errorbook_reports_from_inside_an_override_is_kept_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """A call the override makes that fails with errorbook's own diagnostics keeps them:
+    they say more than the template's line would."""
+    from generator.diagnostics import invalid
+
+    (tmp_path / "json").mkdir()
+    (tmp_path / "json" / "document.json.j2").write_text("{{ check() }}\n", "utf-8")
+
+    def check() -> str:
+        raise invalid("E-FILE-MISSING", Mark("codes.yaml", 3, 5), "gone")
+
+    env = environment(tmp_path)
+    with pytest.raises(InvalidInput) as raised:
+        render(env, "json/document.json.j2", check=check)
+    (item,) = raised.value.diagnostics.items
+    assert (item.id, str(item.mark)) == ("E-FILE-MISSING", "codes.yaml:3:5")
