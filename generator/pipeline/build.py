@@ -351,7 +351,7 @@ def unlisted_catalogs(config: Config, registry: Registry) -> Diagnostics:
     for locale in folders:
         for name in config.domains.values():
             path = catalog_paths.po_path(locales_dir, locale, name)
-            if not (config.locales_dir / locale / "LC_MESSAGES" / f"{name}.po").is_file():
+            if not (config.root / path).is_file():
                 continue
             found.warning(
                 "W-CATALOG-LOCALE-UNLISTED",
