@@ -104,20 +104,63 @@ def _until(check: Callable[[], bool], timeout: float = 30) -> None:
         time.sleep(0.3)
 
 
+#: Starts the command in argv[1:] with Ctrl-C's default meaning. A shell without job control
+#: starts a command it puts in the background (`make test &`) with SIGINT ignored, and every
+#: process under it inherits that, so a server started from such a test would not stop on
+#: SIGINT (Python installs its KeyboardInterrupt handler only where SIGINT is not ignored).
+_WITH_CTRL_C = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])"
+)
+
+
+def _serve(root: Path, log: Path, port: int) -> subprocess.Popen[bytes]:
+    """``errorbook site serve`` in ``root``, its terminal in ``log``, its MkDocs' temporary
+    site folder under ``root``/tmp."""
+    (root / "tmp").mkdir(exist_ok=True)
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONFAULTHANDLER": "1",
+        "TMPDIR": str(root / "tmp"),
+    }
+    command = [ERRORBOOK, "site", "serve", "--dev-addr", f"127.0.0.1:{port}"]
+    with log.open("w") as out:
+        return subprocess.Popen(
+            [sys.executable, "-c", _WITH_CTRL_C, *command],
+            cwd=root,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+
+
+def _stop(server: subprocess.Popen[bytes], log: Path, how: int = signal.SIGINT) -> None:
+    """Stop the server with ``how``; one that does not stop fails the test with every
+    thread's stack (``PYTHONFAULTHANDLER`` dumps them on SIGABRT) and the processes it left."""
+    server.send_signal(how)
+    try:
+        server.wait(timeout=20)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    children = subprocess.run(
+        ["ps", "-o", "pid,stat,wchan:20,args", "--ppid", str(server.pid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    server.send_signal(signal.SIGABRT)
+    server.wait(timeout=20)
+    pytest.fail(f"the server did not stop on {how!r}\nchildren:\n{children}\n{log.read_text()}")
+
+
 @pytest.mark.slow
 def test_site_serve_regenerates_once_per_edit_and_shows_problems(run: Run, tmp_path: Path) -> None:
     assert run("init", cwd=tmp_path).code == 0
     port = _free_port()
     log = tmp_path / "serve.log"
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [ERRORBOOK, "site", "serve", "--dev-addr", f"127.0.0.1:{port}"],
-            cwd=tmp_path,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
+    server = _serve(tmp_path, log, port)
     try:
         base = f"http://127.0.0.1:{port}/{tmp_path.name}/errors/en/"
         page = _get(base + "codes/invalid_argument/")
@@ -141,9 +184,28 @@ def test_site_serve_regenerates_once_per_edit_and_shows_problems(run: Run, tmp_p
         registry.write_text(text, "utf-8")
         _until(lambda: "could not regenerate" not in _get(base + "assets/errorbook.js"))
     finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=20)
+        _stop(server, log)
+    assert server.returncode == 0 and "Shutting down" in log.read_text()
+    assert list((tmp_path / "tmp").iterdir()) == []  # MkDocs removed its site folder
     assert run("check", cwd=tmp_path).code == 0
+
+
+@pytest.mark.slow
+def test_site_serve_stops_on_sigterm_as_on_ctrl_c(run: Run, tmp_path: Path) -> None:
+    """What a process manager, `timeout` or `kill` sends ends the preview as Ctrl-C does:
+    MkDocs removes its temporary site folder, and the exit status says all went well."""
+    assert run("init", cwd=tmp_path).code == 0
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    server = _serve(tmp_path, log, port)
+    try:
+        _get(f"http://127.0.0.1:{port}/{tmp_path.name}/errors/en/")
+        assert [p.name[:7] for p in (tmp_path / "tmp").iterdir()] == ["mkdocs_"]
+    finally:
+        _stop(server, log, signal.SIGTERM)
+    assert server.returncode == 0, log.read_text()
+    assert "Shutting down" in log.read_text()
+    assert list((tmp_path / "tmp").iterdir()) == []
 
 
 @pytest.mark.parametrize("name", ["pyproject.toml", ".gitignore", "site"])

@@ -15,6 +15,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import signal
 import sys
 import threading
 from collections.abc import Iterator
@@ -109,6 +110,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     thread = threading.Thread(target=watcher.loop, name="errorbook-watch", daemon=True)
     thread.start()
     os.environ[SERVING] = "1"
+    _stop_on_terminate()
     _mkdocs_logging()
     _settle_before_building()
     from mkdocs.commands import serve
@@ -165,6 +167,19 @@ def _holding_builds() -> Iterator[None]:
         return
     with lock:
         yield
+
+
+def _stop_on_terminate() -> None:
+    """End the preview on SIGTERM as on Ctrl-C. What a process manager, ``timeout`` or
+    ``kill`` sends would otherwise end the process at once, and MkDocs' temporary site
+    folder would stay behind; as a KeyboardInterrupt, MkDocs shuts its server down and
+    removes the folder. A SIGTERM the caller chose to ignore stays ignored."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _mkdocs_logging() -> None:
