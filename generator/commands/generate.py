@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ..config import Config
+    from ..diagnostics import Diagnostics
 
 
 HELP = "write every generated file"
@@ -32,14 +33,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
     """The answer of a run that found every input and output as the stamp recorded them."""
+    from ..pipeline import stamp
+
     if refreshed is not None:  # some stat changed, no content did: note the new stats
         from pathlib import Path
 
-        from ..pipeline import output, stamp
+        from ..pipeline import output
 
         output.write_cache(Path(root), stamp.STAMP, refreshed)
+    # The catalogs are the ones the last run warned about: the warnings stand until the
+    # PO files change, and a run that changes nothing says them again.
+    problems = stamp.recorded_problems(str(root))
+    if problems is not None:
+        report(problems)
     print("0 files changed (no input changed since the last run)")
     return 0
+
+
+def report(problems: Diagnostics) -> None:
+    """The catalogs' problems, as warnings: generation goes on, and `check` fails on them."""
+    if not problems.items:
+        return
+    for item in problems.sorted():
+        print(item.render(with_id=True).replace(": error: ", ": warning: ", 1), file=sys.stderr)
+    if problems.has_errors:
+        print(
+            "errorbook: the catalogs have problems (above); translations with problems "
+            "are not compiled. Fix them, then run `errorbook check`",
+            file=sys.stderr,
+        )
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
@@ -56,16 +78,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         plain=not (args.registry or args.config or args.python_out),
         use_cache=not args.force,
     )
-    problems = catalog_run.problems
-    if problems.items:  # generation goes on; `check` fails on these
-        for item in problems.sorted():
-            print(item.render(with_id=True).replace(": error: ", ": warning: ", 1), file=sys.stderr)
-        if problems.has_errors:
-            print(
-                "errorbook: the catalogs have problems (above); translations with problems "
-                "are not compiled. Fix them, then run `errorbook check`",
-                file=sys.stderr,
-            )
+    report(catalog_run.problems)
     changed = [r for r in results if r.status not in ("unchanged", "left")]
     left = [r for r in results if r.status == "left"]
     for result in sorted([*changed, *left], key=lambda r: r.path):

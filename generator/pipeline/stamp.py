@@ -402,6 +402,17 @@ def unchanged(config: Config) -> bool:
     return verify(config)[0]
 
 
+def recorded_problems(root: str) -> Diagnostics | None:
+    """The catalogs' problems the stamp in ``root`` holds (what ``check`` reports on the
+    tree the last run left), for a run that found nothing changed; None when there are
+    none, or the stamp cannot say (diagnostics are imported only when there are some)."""
+    try:
+        found = json.loads(_stamp_bytes(os.path.join(root, STAMP)))["check"]["problems"]
+        return _problems(found) if found else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 class Proof:
     """What ``errorbook check`` reports on a tree :func:`proven` vouches for."""
 

@@ -277,6 +277,25 @@ def test_check_tells_to_fix_the_po_files_before_generating(run: Run, translated:
     assert f"{where} (msgstr[0]) uses '{{wer}}'" in result.err
 
 
+def test_a_run_that_changes_nothing_repeats_the_catalogs_warnings(
+    run: Run, translated: Path
+) -> None:
+    """The warnings stand until the PO files change: a second `generate` finds nothing to do,
+    and says them again (it once printed only "0 files changed", as if all were well)."""
+    broken = dict(GERMAN, ITEMS_REFUSED=["{count} von {wer}.", "{count} von {wer}."])
+    translate(po(translated, "de"), broken)
+    first = run("generate", cwd=translated)
+    assert first.code == 0 and "uses '{wer}'" in first.err, first.err
+    again = run("generate", cwd=translated)
+    assert again.code == 0 and again.out.startswith("0 files changed"), again.out
+    assert again.err == first.err  # every warning, and the line on what is not compiled
+    assert "translations with problems are not compiled" in again.err
+    translate(po(translated, "de"), GERMAN)
+    fixed = run("generate", cwd=translated)
+    assert fixed.code == 0 and fixed.err == "", fixed.err
+    assert run("generate", cwd=translated).err == ""
+
+
 def test_a_column_is_found_across_escapes_and_continued_lines() -> None:
     rows = ['msgstr ""', '"Die \\"Tür\\" {0} "', '"ist {wer}\\n zu."']
     text = 'Die "Tür" {0} ist {wer}\n zu.'
