@@ -642,7 +642,8 @@ def _tool_text(outcome: Classified) -> str:
     layer = LAYERS[info.layer].title
     where = SHAPES[info.shape].proves
     if info.retry is Retry.BOUNDED:
-        retry = f"a retry is allowed (at most {info.retry_attempts} attempts in all)"
+        attempts = info.retry_attempts
+        retry = f"a retry is allowed (at most {attempts} attempt{'s' * (attempts != 1)} in all)"
     elif info.retry is Retry.AFTER_FIX:
         retry = "retry only after the cause is fixed"
     elif info.retry is Retry.NEVER:

@@ -226,3 +226,22 @@ def test_the_integrations_report_every_errorbook_error_without_a_traceback(
     )
     with pytest.raises(PluginError, match=r"python/wire\.py\.j2 is no longer a template"):
         ErrorbookPlugin()._generate(config.load(cwd=root))
+
+
+@pytest.mark.parametrize(
+    ("default", "said"), [(1, "at most 1 attempt in all"), (3, "at most 3 attempts in all")]
+)
+def test_a_models_tool_result_counts_the_attempts_in_english(
+    default: int, said: str, tmp_path: Path
+) -> None:
+    """The text a model reads says "1 attempt", not "1 attempts", where a bounded retry
+    limit allows one attempt in all."""
+    text = MINIMAL.replace(
+        "    default: 3\n    unit: attempts", f"    default: {default}\n    unit: attempts"
+    )
+    text = text.replace("package: demo_errors", f"package: attempts_{default}")
+    write_outputs(tmp_path, load_registry_text(text, "demo.yaml"))
+    module = load_module(tmp_path / f"attempts_{default}", f"attempts_{default}")
+    envelope = module.failure("ITEMS_REFUSED", count=2, who="the page")
+    said_text = module.to_tool_result(envelope)["content"][0]["text"]
+    assert f"a retry is allowed ({said})" in said_text, said_text
