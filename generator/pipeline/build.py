@@ -91,9 +91,9 @@ def _registry_for(
         shown = str(config.registry)
     # The registry's own bound (16 MiB) stands unless max-input-mib asks for another.
     limit = config.input_limit if config.max_input_mib is not None else None
-    from ..registry import loader
+    from ..registry import source
 
-    data = loader.read_file(config.registry, shown, limit)
+    data = source.read_file(config.registry, shown, limit)
     if seen is not None:
         seen(data)
     key = cache.registry_key(data, shown, stable)
@@ -640,9 +640,20 @@ def regenerate(
     The collector stays tuned to the end (see :func:`few_collections`): with the default
     threshold back, the first allocations after the catalogs (importing what the stamp
     needs) made it walk every object the registry and the catalogs had left in its younger
-    generations, work that a run after a translator's edit need not do."""
-    with few_collections():
-        return _regenerate(config, plain, use_cache, writing)
+    generations, work that a run after a translator's edit need not do.
+
+    The registry, once loaded, is set aside from the collector (``gc.freeze``) until the
+    run ends: it lives as long as the run, and holds no cycles to collect, but its hundreds
+    of thousands of objects arrive together in the youngest generation, and the first
+    collections after it walked them all again, each time they moved up a generation. A
+    caller that froze objects of its own is left as it is."""
+    ours = gc.get_freeze_count() == 0
+    try:
+        with few_collections():
+            return _regenerate(config, plain, use_cache, writing, ours)
+    finally:
+        if ours:
+            gc.unfreeze()
 
 
 def _regenerate(
@@ -650,12 +661,15 @@ def _regenerate(
     plain: bool,
     use_cache: bool,
     writing: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
+    freeze: bool = False,
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     from . import stamp
 
     seen: list[bytes] = []
     fresh: list[str] = []
     registry = registry_for(config, seen.append, fresh.append, use_cache)
+    if freeze:
+        gc.freeze()  # see regenerate
     # The PO files are read by the workers that merge them (each trusts the stamp's entry of
     # a file it read with the recorded size and mtime), so no process holds them all; a
     # PO file the run changes is staged beside it by its worker.

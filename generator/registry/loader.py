@@ -18,11 +18,11 @@ from typing import Protocol
 import yaml
 from yaml.resolver import Resolver
 
-from .. import inputs
 from ..diagnostics import Diagnostics, InvalidInput, Mark, invalid
+from .source import read_file
 
-#: Limits that keep a hostile or broken file from costing unbounded time or memory.
-MAX_BYTES = 16 * 1024 * 1024
+#: Limits that keep a hostile or broken file from costing unbounded time or memory (the
+#: largest file read, MAX_BYTES, is :mod:`.source`'s).
 MAX_DEPTH = 32
 
 _Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -219,37 +219,13 @@ def load_file(
 
     ``seen`` receives the bytes read, before they are parsed: the stamp records the hash of
     what the run used, since the file may change on disk while the run goes on. ``limit`` is
-    the largest registry read, in bytes (default :data:`MAX_BYTES`; ``max-input-mib``
+    the largest registry read, in bytes (default :data:`.source.MAX_BYTES`; ``max-input-mib``
     raises it)."""
     name = display or str(path)
     data = read_file(path, name, limit)
     if seen is not None:
         seen(data)
     return load_text(decode(data, name), name)
-
-
-def read_file(path: Path, name: str, limit: int | None = None) -> bytes:
-    """The bytes of a registry file, or the diagnostic that says why they cannot be read."""
-    try:
-        data = inputs.read(path, limit=MAX_BYTES if limit is None else limit)
-    except inputs.InputFileError as exc:
-        hint = exc.hint
-        if "larger than" in exc.reason:
-            hint = (
-                "split the prose out, or raise max-input-mib in [tool.errorbook] if the "
-                "registry is meant to be this large"
-            )
-        raise invalid(
-            "E-FILE-UNREADABLE", Mark(name, 1, 1), f"the file {exc.reason}", hint
-        ) from None
-    if data is None:
-        raise invalid(
-            "E-FILE-MISSING",
-            Mark(name, 1, 1),
-            "cannot read the file: No such file or directory",
-            "check the path, or pass --registry PATH",
-        )
-    return data
 
 
 def _compose(text: str, path: str, found: Diagnostics) -> Node | None:

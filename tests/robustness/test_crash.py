@@ -17,7 +17,7 @@ import pytest
 from generator.diagnostics import InvalidInput
 from generator.pipeline import output
 from generator.registry import validate
-from generator.registry.loader import MAX_BYTES
+from generator.registry.source import MAX_BYTES
 
 from ..conftest import MINIMAL, ROOT, Run, make_project
 
