@@ -336,6 +336,7 @@ def copy_tree(source: Path, target: Path, cache: bool = True) -> Path:
         shutil.rmtree(target)
     skip = ("__pycache__",) if cache else ("__pycache__", ".errorbook-cache")
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*skip))
+    os.sync()  # the copy is a checkout made before the run: its writes are not the run's
     return target
 
 
@@ -427,6 +428,7 @@ def one_po_edited(result: SizeResult, work: Path, timeout: float) -> None:
 
     def once() -> Child:
         po.write_text(original[:start] + f"({next(edits)}) " + original[start:], "utf-8")
+        os.sync()  # a translator saves a while after the last run, whose writes are done
         return run_child(errorbook("generate"), work, timeout)
 
     measure(result.one_po, once, limit=3)
@@ -436,6 +438,8 @@ def one_po_edited(result: SizeResult, work: Path, timeout: float) -> None:
 
 
 def noop_and_check(result: SizeResult, work: Path, timeout: float) -> None:
+    os.sync()  # what the full generation wrote (hundreds of MB at the large size) is not theirs
+
     def noop() -> Child:
         child = run_child(errorbook("generate"), work, timeout)
         changed = re.search(r"^(\d+) files? changed", child.out, re.M)
@@ -483,6 +487,7 @@ def gnu_pipeline(result: SizeResult, base: Path, pots: Path, scratch: Path, time
     def once() -> Child:
         if target.exists():
             shutil.rmtree(target)
+            os.sync()  # as before each of errorbook's runs (see copy_tree)
         total = Child(0.0, 0.0, 0, 0, 0, "", "")
         for domain in ("messages", "docs"):
             for tag, po in po_files(base, locales, domain):
@@ -1496,7 +1501,10 @@ def report(
         "- Times are wall-clock medians of a few runs (one run for steps over 20 s, except "
         f"the site build: always {DOCS_RUNS}); peak "
         "memory is `ru_maxrss` of the child process. A step that exceeds its timeout is "
-        "killed and shown as timed out.",
+        "killed and shown as timed out. The disk is synced (untimed) before every timed "
+        "run, errorbook's and its peers' alike: after the copy of the project it starts "
+        "from, after the full generation (before the no-op and check runs) and after a "
+        "translator's save, so that no step pays for the writes of the one before it.",
         "- errorbook runs with its modules' byte code cached, as a package pip installed "
         "does (pybabel's Babel was compiled so by pip): the bench compiles errorbook's "
         "modules before it starts and lets Python keep byte code even where "
