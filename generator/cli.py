@@ -62,7 +62,7 @@ def _no_op(argv: Sequence[str]) -> int | None:
         return None
     from .commands.generate import nothing_to_do
 
-    return nothing_to_do(found[0], found[1])
+    return nothing_to_do(*found)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
-    """The answer of a run that found every input and output as the stamp recorded them."""
+def nothing_to_do(root: str | Path, refreshed: bytes | None, problems: list[object]) -> int:
+    """The answer of a run that found every input and output as the stamp recorded them;
+    ``problems`` are the catalogs' problems the stamp holds (``stamp.verify``)."""
     from ..pipeline import stamp
 
     if refreshed is not None:  # some stat changed, no content did: note the new stats
@@ -43,9 +44,9 @@ def nothing_to_do(root: str | Path, refreshed: bytes | None) -> int:
         output.write_cache(Path(root), stamp.STAMP, refreshed)
     # The catalogs are the ones the last run warned about: the warnings stand until the
     # PO files change, and a run that changes nothing says them again.
-    problems = stamp.recorded_problems(str(root))
-    if problems is not None:
-        report(problems)
+    recorded = stamp.recorded_problems(problems)
+    if recorded is not None:
+        report(recorded)
     print("0 files changed (no input changed since the last run)")
     return 0
 
@@ -68,9 +69,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from ..pipeline import stamp
 
     if not args.force:
-        fresh, refreshed = stamp.verify(config)
+        fresh, refreshed, problems = stamp.verify(config)
         if fresh:
-            return nothing_to_do(config.root, refreshed)
+            return nothing_to_do(config.root, refreshed, problems)
     from ..pipeline import build  # the full pipeline, only when there is work
 
     results, catalog_run = build.regenerate(

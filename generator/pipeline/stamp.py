@@ -371,12 +371,13 @@ def _valid(entry: object) -> bool:
     )
 
 
-def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
-    """Whether nothing changed since the stamp in ``root``, and, when only the stat of some
-    files changed (a racy entry settled, a checkout touched them), the refreshed stamp."""
+def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None, list[object]]:
+    """Whether nothing changed since the stamp in ``root``; when only the stat of some files
+    changed (a racy entry settled, a checkout touched them), the refreshed stamp; and the
+    catalogs' problems the stamp holds, as recorded (see :func:`recorded_problems`)."""
     data = _recorded(root, config_repr)
     if data is None:
-        return False, None
+        return False, None, []
     recorded: dict[str, dict[str, Entry]] = {"inputs": data["inputs"], "outputs": data["outputs"]}
     refreshed = False
     for group, entries in recorded.items():
@@ -384,16 +385,19 @@ def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None]:
             path = name if group == "inputs" else os.path.join(root, name)
             entry = _entry(path, known)
             if entry is None or entry[2] != known[2]:
-                return False, None
+                return False, None, []
             if entry != known:
                 entries[name] = entry
                 refreshed = True
-    return True, _dump(data) if refreshed else None
+    found = data.get("check")
+    problems = found.get("problems") if isinstance(found, dict) else None
+    return True, _dump(data) if refreshed else None, problems if type(problems) is list else []
 
 
-def verify(config: Config) -> tuple[bool, bytes | None]:
+def verify(config: Config) -> tuple[bool, bytes | None, list[object]]:
     """:func:`_fresh` for a loaded configuration, which must be the one recorded: whether
-    nothing changed, and the refreshed stamp to save if only some stat did."""
+    nothing changed, the refreshed stamp to save if only some stat did, and the catalogs'
+    problems it holds."""
     return _fresh(str(config.root), repr(config))
 
 
@@ -402,14 +406,16 @@ def unchanged(config: Config) -> bool:
     return verify(config)[0]
 
 
-def recorded_problems(root: str) -> Diagnostics | None:
-    """The catalogs' problems the stamp in ``root`` holds (what ``check`` reports on the
-    tree the last run left), for a run that found nothing changed; None when there are
-    none, or the stamp cannot say (diagnostics are imported only when there are some)."""
+def recorded_problems(found: list[object]) -> Diagnostics | None:
+    """The catalogs' problems as :func:`_fresh` found them in the stamp (what ``check``
+    reports on the tree the last run left), for a run that found nothing changed; None when
+    there are none, or the stamp cannot say (diagnostics are imported only when there are
+    some)."""
+    if not found:
+        return None
     try:
-        found = json.loads(_stamp_bytes(os.path.join(root, STAMP)))["check"]["problems"]
-        return _problems(found) if found else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return _problems(found)
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -507,7 +513,7 @@ def _holds(item: tuple[str, Entry]) -> bool:
             return False
 
 
-def fresh_from(cwd: str) -> tuple[str, bytes | None] | None:
+def fresh_from(cwd: str) -> tuple[str, bytes | None, list[object]] | None:
     """The project root when a plain ``errorbook generate`` run in ``cwd`` would change
     nothing (with the refreshed stamp, if any), found without parsing pyproject.toml.
 
@@ -530,8 +536,8 @@ def fresh_from(cwd: str) -> tuple[str, bytes | None] | None:
             if b"\\u" in text or b"\\U" in text:
                 return None  # an escaped key might spell errorbook
             if b"errorbook" in text:
-                fresh, refreshed = _fresh(folder, None)
-                return (folder, refreshed) if fresh else None
+                fresh, refreshed, problems = _fresh(folder, None)
+                return (folder, refreshed, problems) if fresh else None
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
