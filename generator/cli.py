@@ -105,3 +105,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+
+
+def run() -> None:
+    """The ``errorbook`` command (and ``python -m errorbook``): :func:`main`, then an exit
+    that skips the interpreter's teardown.
+
+    A run holds the registry and, in ``check`` or a run without workers, whole catalogs:
+    hundreds of thousands of objects that the interpreter would free one by one on its way
+    out, after the work is done and the outputs are written. So once :func:`main` returns,
+    the exit functions registered with :mod:`atexit` run (logging's flush, for one), the
+    standard streams are flushed, and the process ends with ``os._exit``. Where another
+    thread is still running, it exits as usual, so that the interpreter waits for it."""
+    import threading
+
+    status = main()
+    if threading.active_count() > 1:
+        raise SystemExit(status)
+    import atexit
+    import contextlib
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BrokenPipeError, ValueError):  # reader gone; stream closed
+            stream.flush()
+    os._exit(status)

@@ -353,3 +353,47 @@ def test_explain_finds_a_code_named_in_lower_case(run: Run, tmp_path: Path) -> N
         result = run("explain", asked, cwd=root)
         assert result.code == 0, (asked, result.err)
     assert run("explain", "doorClosed", cwd=root).out.startswith("doorClosed\n")
+
+
+def _console(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run before the console entry point ``cli.run`` with ``args``, in a process."""
+    argv = f"sys.argv = ['errorbook', *{args!r}]"
+    script = "\n".join(["import sys", code, "from generator import cli", argv, "cli.run()"])
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
+
+
+def test_the_command_runs_exit_functions_and_flushes_before_it_ends() -> None:
+    """The console entry point skips the interpreter's teardown, not what is owed at exit:
+    functions registered with atexit run, and buffered output reaches a pipe in full."""
+    result = _console(
+        "import atexit\natexit.register(lambda: print('registered at exit ran'))",
+        "explain",
+        "INVALID_PARAMS",
+        "--format",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    shown, _, last = result.stdout.rpartition("\n")[0].rpartition("\n")
+    assert last == "registered at exit ran"
+    assert json.loads(shown)["code"] == "INVALID_PARAMS"
+
+
+def test_the_command_keeps_its_exit_status_and_waits_for_other_threads() -> None:
+    """An unknown code still exits 2; a thread still running when the command is done is
+    waited for, as at any exit, instead of being cut off."""
+    result = _console(
+        "import threading, time\n"
+        "threading.Thread(target=lambda: (time.sleep(0.5), print('thread done'))).start()",
+        "explain",
+        "NO_SUCH_CODE_AT_ALL",
+    )
+    assert result.returncode == 2, result.stderr
+    assert "unknown code" in result.stderr
+    assert result.stdout.strip() == "thread done"

@@ -511,7 +511,7 @@ def merge(
         _keep(merged, existing, message)
     # Every translated obsolete entry stays, unless it came back as the active entry: a
     # translation once written is never dropped (the file keeps its history in #~).
-    if existing is not None:
+    if existing is not None and existing.obsolete:
         active = {
             (_ids(m), m.context)
             for m in merged._messages.values()
