@@ -55,6 +55,8 @@ IDS: dict[str, str] = {
     "E-SCHEMA-CHOICE": "A value is not one of the choices its key allows.",
     "E-SCHEMA-IDENTIFIER": "A value that must be a lower-case identifier is not one.",
     "E-SCHEMA-INTEGER": "A number is not written as a plain decimal integer.",
+    "E-SCHEMA-INTEGER-RANGE": "A number lies beyond 2**53 - 1 either side of zero, which "
+    "JSON readers in JavaScript and the TypeScript module would not hold exactly.",
     "E-SCHEMA-EMPTY-TEXT": "A text value is empty or only white space.",
     "E-SCHEMA-TEXT-TOO-LONG": "A text value is longer than errorbook allows.",
     "E-SCHEMA-CONTROL-CHARACTER": "A text value holds a control character.",

@@ -75,6 +75,7 @@ class Fields:
         self.nodes: dict[str, Node] = {}
         self.keys: dict[str, Scalar] = {}
         self.misspelt: set[str] = set()  # keys an unknown key already points at
+        self.misspelt_nodes: dict[str, list[Node]] = {}  # their values, by the key meant
         if not isinstance(node, Mapping):
             found.error(
                 "E-SCHEMA-NOT-MAPPING",
@@ -97,7 +98,9 @@ class Fields:
                 )
                 continue
             if key.value not in schema.names:
-                misspelt.add(closest(key.value, schema.names) or "")
+                meant = closest(key.value, schema.names) or ""
+                misspelt.add(meant)
+                self.misspelt_nodes.setdefault(meant, []).append(value)
                 found.error(
                     "E-SCHEMA-UNKNOWN-KEY",
                     key.mark,
@@ -214,14 +217,30 @@ class Fields:
 
 
 DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9_]*)\Z")
+#: The largest integer a JSON reader in JavaScript (the TypeScript module, a browser) holds
+#: exactly: 2**53 - 1. Every integer of the registry reaches codes.json and the TypeScript
+#: module, so a larger one would change on its way there.
+MAX_EXACT = 2**53 - 1
 
 
 def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> int | None:
-    """A decimal integer. YAML 1.1 also reads 030 as octal, 0x1F as hex and 5:00 as 300;
-    such a value is refused, since nobody writes a timeout in base 60 on purpose."""
+    """A decimal integer from -(2**53 - 1) to 2**53 - 1 (:data:`MAX_EXACT`). YAML 1.1 also
+    reads 030 as octal, 0x1F as hex and 5:00 as 300; such a value is refused, since nobody
+    writes a timeout in base 60 on purpose."""
     text = node.value
     if DECIMAL.match(text):
-        return int(text.replace("_", ""))
+        digits = text.lstrip("+-").replace("_", "")
+        # The length first: Python refuses to convert more than 4,300 digits at all.
+        if len(digits) <= len(str(MAX_EXACT)) and int(digits) <= MAX_EXACT:
+            return int(text.replace("_", ""))
+        found.error(
+            "E-SCHEMA-INTEGER-RANGE",
+            node.mark,
+            f"'{name}' in {where} is {_shown(text)}, beyond what JSON and TypeScript hold "
+            f"exactly (up to {MAX_EXACT:,} either side of zero)",
+            f"write a number from -{MAX_EXACT} to {MAX_EXACT}",
+        )
+        return None
     body = text.lstrip("+-").replace("_", "")
     if ":" in body:
         hint = "write a whole number"
@@ -245,6 +264,13 @@ def integer_value(node: Scalar, name: str, where: str, found: Diagnostics) -> in
         hint,
     )
     return None
+
+
+def _shown(digits: str) -> str:
+    """A number as a diagnostic names it: a very long one by its ends and its length."""
+    if len(digits) <= 40:
+        return digits
+    return f"{digits[:12]}...{digits[-4:]} ({len(digits):,} characters)"
 
 
 #: Control characters that would reach terminals, PO files and pages as raw bytes. Tab and

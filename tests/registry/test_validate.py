@@ -213,3 +213,58 @@ def test_http_statuses_map_to_grpc_as_documented(status: int, name: str) -> None
 
     assert grpc.from_http(status) == name
     assert grpc.CODES[name] == list(grpc.CODES).index(name)  # google.rpc.Code's numbering
+
+
+def _problems(text: str) -> list[str]:
+    with pytest.raises(InvalidInput) as info:
+        load_registry_text(text, "codes.yaml")
+    return [item.render(with_id=True) for item in info.value.diagnostics.items]
+
+
+SURFACE = (ROOT / "codes.yaml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("example: 60,", "example: " + "9" * 5000 + ","),  # beyond int()'s 4,300 digits
+        ("example: 60,", "example: 9007199254740992,"),  # 2**53: JSON would round it
+        ("    jsonrpc: -32004", "    jsonrpc: -99999999999999999999999"),
+    ],
+)
+def test_an_integer_beyond_what_json_holds_exactly_is_one_problem_at_its_place(
+    old: str, new: str
+) -> None:
+    assert old in SURFACE
+    text = SURFACE.replace(old, new, 1)
+    problems = _problems(text)
+    assert len(problems) == 1, problems
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if new.strip() in row)
+    column = text.splitlines()[line - 1].index(new.strip().split(": ")[1].rstrip(",")) + 1
+    assert problems[0].startswith(f"codes.yaml:{line}:{column}: error:"), problems[0]
+    assert "[E-SCHEMA-INTEGER-RANGE]" in problems[0]
+    assert len(problems[0]) < 400  # a long number is named by its ends, not printed whole
+
+
+def test_the_largest_exact_integer_is_accepted() -> None:
+    registry = load_registry_text(SURFACE.replace("example: 60,", "example: 9007199254740991,", 1))
+    assert any(p.example == 9007199254740991 for c in registry.codes for p in c.placeholders)
+
+
+def test_a_broken_registry_block_does_not_make_every_codes_wire_a_problem() -> None:
+    """The codes are checked against the wires 'registry.wires' names even when another
+    field of the block is wrong: one problem, not one more per code."""
+    for old, new in [
+        ("  version: 2.0.0", "  version: 02.0.0"),
+        ("  source_locale: en", "  source_locale: english"),
+    ]:
+        assert old in SURFACE
+        problems = _problems(SURFACE.replace(old, new, 1))
+        assert len(problems) == 1, problems
+
+
+def test_a_misspelt_section_key_is_one_problem_not_one_per_reference() -> None:
+    assert "\nlimits:\n" in SURFACE
+    problems = _problems(SURFACE.replace("\nlimits:\n", "\nlimts:\n", 1))
+    assert len(problems) == 1, problems
+    assert "unknown key 'limts'" in problems[0] and "did you mean 'limits'?" in problems[0]

@@ -20,7 +20,7 @@ from typing import TypeVar
 from ...diagnostics import Diagnostics, InvalidInput
 from .. import schema
 from ..fields import Fields
-from ..loader import Node, load_file, load_text
+from ..loader import Mapping, Node, load_file, load_text
 from ..model import Code, Registry
 from .codes import (
     Vocabulary,
@@ -31,7 +31,16 @@ from .codes import (
 )
 from .extras import read_declarations
 from .messages import MAX_MESSAGE
-from .meta import LOCALE, MARKUP, MAX_LOCALES, URL, locale_problem, read_meta, read_naming
+from .meta import (
+    LOCALE,
+    MARKUP,
+    MAX_LOCALES,
+    URL,
+    locale_problem,
+    read_meta,
+    read_naming,
+    wires_alone,
+)
 from .names import (
     CODE_NAME,
     MAX_CODE_LENGTH,
@@ -95,6 +104,16 @@ def load_registry_text(text: str, display: str = "codes.yaml") -> Registry:
     return validate(load_text(text, display), display)
 
 
+def misspelt_names(top: Fields, name: str) -> tuple[str, ...]:
+    """The entry names under a top-level key that is a misspelling of the section ``name``
+    (reported as an unknown key already), so that a reference to one is not reported too."""
+    names: list[str] = []
+    for node in top.misspelt_nodes.get(name, ()):
+        if isinstance(node, Mapping):
+            names.extend(key.value for key, _ in node.pairs)
+    return tuple(names)
+
+
 def validate(root: Node, path: str) -> Registry:
     """The registry ``root`` describes; every problem is collected first, so that one run
     reports them all, and :class:`InvalidInput` carries them when there is any."""
@@ -124,9 +143,9 @@ def validate(root: Node, path: str) -> Registry:
     kinds = _valid(read_kind(k, v, found) for k, v in kind_nodes)
     # Names are checked against every declared entry, valid or not, as references below are;
     # an entry whose own name breaks the rules counts too (see names.section).
-    actor_ids = tuple(key.value for key, _ in actor_nodes)
-    shape_ids = tuple(key.value for key, _ in shape_nodes)
-    kind_ids = tuple(key.value for key, _ in kind_nodes)
+    actor_ids = tuple(key.value for key, _ in actor_nodes) + misspelt_names(top, "actors")
+    shape_ids = tuple(key.value for key, _ in shape_nodes) + misspelt_names(top, "shapes")
+    kind_ids = tuple(key.value for key, _ in kind_nodes) + misspelt_names(top, "recovery_kinds")
     layer_nodes = section(top, "layers", "layer", found)
     limit_nodes = section(top, "limits", "limit", found)
     adapter_nodes = section(top, "adapters", "adapter", found)
@@ -150,7 +169,7 @@ def validate(root: Node, path: str) -> Registry:
         shapes={x.id: x for x in shapes},
         shape_ids=shape_ids,
         kind_ids=kind_ids,
-        wires=meta.wires if meta is not None else (),
+        wires=meta.wires if meta is not None else wires_alone(top, found),
         transports=tuple(
             sorted({x.transport for x in adapters if x is not None and x.transport is not None})
         ),
@@ -159,8 +178,10 @@ def validate(root: Node, path: str) -> Registry:
     # References are checked against every defined name, valid or not, so that one broken
     # limit or layer does not make each code that names it report a second, false problem.
     layer_map = {layer.id: layer for layer in layers if layer is not None}
-    layer_ids = tuple(key.value for key, _ in layer_nodes)
-    limit_ids = tuple(key.value for key, _ in limit_nodes)
+    # So are the names of a section whose key is misspelt (already reported): 'limts:' makes
+    # one problem, not one more per code that names a limit.
+    layer_ids = tuple(key.value for key, _ in layer_nodes) + misspelt_names(top, "layers")
+    limit_ids = tuple(key.value for key, _ in limit_nodes) + misspelt_names(top, "limits")
     code_names = tuple(key.value for key, _ in code_nodes)
     # Parents are read before their sub-codes, which inherit from them; the registry keeps
     # the order it was written in.

@@ -173,6 +173,16 @@ def read_releases(
     return tuple(result)
 
 
+def wires_alone(top: Fields, found: Diagnostics) -> tuple[str, ...]:
+    """``registry.wires`` when other metadata is broken (those problems already reported),
+    so that the codes are checked against the wires the registry names, not against none:
+    a bad version must not make every code's 'http:' a problem too."""
+    node = top.node("registry")
+    if node is None or not isinstance(node, Mapping):
+        return ()
+    return read_wires(Fields(node, schema.META, Diagnostics(), "'registry'"), found)
+
+
 def read_wires(f: Fields, found: Diagnostics) -> tuple[str, ...]:
     """``registry.wires``: the wires errorbook maps the codes onto, in the tool's order."""
     named: list[str] = []
