@@ -397,3 +397,44 @@ def test_the_command_keeps_its_exit_status_and_waits_for_other_threads() -> None
     assert result.returncode == 2, result.stderr
     assert "unknown code" in result.stderr
     assert result.stdout.strip() == "thread done"
+
+
+def test_explain_shows_a_message_of_one_plural_form_once(run: Run) -> None:
+    """Japanese has one plural form: its message is one line, not the same line twice."""
+    out = run("explain", "LLM_TIMEOUT", "--locale", "ja").out
+    block = out.split("\n\n")
+    message = next(part for part in block if part.startswith("メッセージ:"))
+    assert len(message.splitlines()) == 2, message  # the heading and the one form
+    english = run("explain", "LLM_TIMEOUT").out
+    assert "within {seconds} second.\n  The AI model provider" in english  # both forms
+
+
+def test_explain_links_the_reference_in_the_readers_language(run: Run) -> None:
+    data = json.loads(run("explain", "LLM_TIMEOUT", "--locale", "ja", "--format", "json").out)
+    assert data["docs_url"] == "https://docs.surface.example/errors/ja/codes/llm_timeout/"
+    out = run("explain", "LLM_TIMEOUT", "--locale", "ja").out
+    assert out.endswith("https://docs.surface.example/errors/ja/codes/llm_timeout/\n")
+    english = json.loads(run("explain", "LLM_TIMEOUT", "--format", "json").out)
+    assert english["docs_url"] == "https://docs.surface.example/errors/en/codes/llm_timeout/"
+
+
+@pytest.mark.parametrize("locale", ["jp", "pt_BR"])
+def test_explain_says_when_no_catalog_matches_the_asked_locale(run: Run, locale: str) -> None:
+    result = run("explain", "LLM_TIMEOUT", "--locale", locale)
+    assert result.code == 0
+    assert result.err == (
+        f"errorbook: no catalog for {locale!r}: shown in en, the source language (the "
+        "registry's locales: en, de, fr, es, ja, pl, ar)\n"
+    )
+    assert "The AI model provider did not answer" in result.out
+    quiet = run("explain", "LLM_TIMEOUT", "--locale", "en_GB")  # the source language itself
+    assert quiet.code == 0 and quiet.err == ""
+
+
+def test_explain_names_a_few_codes_when_none_is_near(run: Run) -> None:
+    """On a registry of hundreds of codes, an unknown code names a few, not all of them."""
+    result = run("explain", "22012", cwd=ROOT / "examples" / "postgresql")
+    assert result.code == 2
+    assert result.err.startswith("errorbook: unknown code '22012' in codes.yaml; the codes are: ")
+    assert result.err.rstrip().endswith("or another of the 265")
+    assert len(result.err) < 300

@@ -30,7 +30,7 @@ def test_init_then_generate_then_site_build(run: Run, tmp_path: Path) -> None:
     assert "next: cd " in result.out
     for name in ("codes.yaml", "pyproject.toml", ".gitignore", "site/mkdocs.base.yml"):
         assert (root / name).is_file(), name
-    assert "name: billing_service" in (root / "codes.yaml").read_text("utf-8")
+    assert 'name: "billing_service"' in (root / "codes.yaml").read_text("utf-8")
     assert (root / ".gitignore").read_text("utf-8") == "/.errorbook-cache/\n/site/build/\n"
     assert run("generate", cwd=root).code == 0
     assert run("check", cwd=root).code == 0
@@ -40,6 +40,26 @@ def test_init_then_generate_then_site_build(run: Run, tmp_path: Path) -> None:
     assert built.code == 0, built.out + built.err
     assert (root / "site" / "build" / "en" / "codes" / "invalid_argument" / "index.html").is_file()
     assert (root / "site" / "build" / "index.html").is_file()
+
+
+@pytest.mark.parametrize(
+    ("folder", "name", "title"),
+    [
+        ("Über app", "uber_app", "Über App"),  # an accent keeps its letter
+        ("yes", "yes", "Yes"),  # YAML 1.1 reads a bare yes as true
+        ("2024", "project_2024", "2024"),
+    ],
+)
+def test_init_names_the_registry_after_any_folder(
+    run: Run, tmp_path: Path, folder: str, name: str, title: str
+) -> None:
+    root = tmp_path / folder
+    result = run("init", str(root), cwd=tmp_path)
+    assert result.code == 0, result.err
+    assert f"next: cd '{root}' && " in result.out or f"next: cd {root} && " in result.out
+    text = (root / "codes.yaml").read_text("utf-8")
+    assert f'  name: "{name}"\n' in text and f'  title: "{title}"\n' in text
+    assert run("validate", cwd=root).code == 0
 
 
 def test_init_adds_to_what_is_there_and_replaces_nothing(run: Run, tmp_path: Path) -> None:

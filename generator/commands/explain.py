@@ -14,6 +14,7 @@ from ..config import Config
 from ..errors import UsageError
 from ..registry import grpc, placeholders
 from ..registry.model import RetryPolicy
+from ..registry.suggest import some_of
 from . import options
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ class Words:
         self._docs = docs or {}
         self._chrome = chrome or {}
         self.untranslated: list[str] = []
+        # The site publishes a target language whose reference prose has any translation
+        # (emit.site.pages.published), so its pages, not the source language's, are linked.
+        self.published = locale != source and bool(self._docs)
 
     def doc(self, key: str, text: str, field: str | None = None) -> str:
         """Reference prose under msgctxt ``key`` of the docs catalog."""
@@ -225,6 +229,8 @@ def facts(registry: Registry, code: Code, words: Words | None = None) -> dict[st
         **({"fields": record["fields"]} if registry.fields else {}),
         **(_family(registry, code) if any(c.parent for c in registry.codes) else {}),
     }
+    if words.published:  # the reader's language has its own reference pages
+        found["docs_url"] = registry.docs_url(code, words.locale)
     found["untranslated"] = list(words.untranslated)
     return found
 
@@ -309,11 +315,12 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     if not code.message.text:
         lines.append("  (none of its own: programs show the code's name)")
     message = shown["message"]
-    texts = (
-        message.get("forms") or [message["one"], message["other"]]
-        if isinstance(message, dict)
-        else [message]
-    )
+    if not isinstance(message, dict):
+        texts = [message]
+    elif "forms" in message:
+        texts = message["forms"]
+    else:  # a language of one plural form has one text for "one" and "other"
+        texts = list(dict.fromkeys([message["one"], message["other"]]))
     forms = [_message(str(form)) for form in texts if form]
     for index, form in enumerate(forms):
         if index and any(len(f) > 1 for f in forms):  # forms of several lines: keep apart
@@ -363,7 +370,7 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
             else:
                 text = str(value)
             lines.append(_para(f"{name}: {text}"))
-    lines += ["", f"Docs:     {registry.docs_url(code)}"]
+    lines += ["", f"Docs:     {shown['docs_url']}"]
     return "\n".join(lines) + "\n"
 
 
@@ -387,7 +394,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     wanted = _code_asked(args.code, names)
     if wanted not in names:
         near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.75)
-        hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {', '.join(names)}"
+        hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {some_of(names)}"
         raise UsageError(f"unknown code '{args.code}' in {registry.path}{hint}")
     code = registry.code(wanted)
     words = words_for(config, registry, args.locale)
@@ -443,6 +450,12 @@ def words_for(config: Config, registry: Registry, given: str | None) -> Words:
         raise UsageError(f"--locale {given!r} names no language")
     available = [source, *registry.meta.locales]
     chosen = (negotiate_locale([asked], available) if asked else None) or source
+    if given and asked and chosen == source and not negotiate_locale([asked], [source]):
+        print(
+            f"errorbook: no catalog for {given!r}: shown in {source}, the source language "
+            f"(the registry's locales: {', '.join(available)})",
+            file=sys.stderr,
+        )
     if chosen == source:
         return Words(source, source)
     found: dict[str, dict[str, str]] = {}

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 import tomllib
+import unicodedata
 from pathlib import Path
 
 from .. import inputs
@@ -45,8 +47,8 @@ REGISTRY = """\
 # Every key is documented on the generated site's schema page (site/docs/en/schema.md).
 
 registry:
-  name: {name}
-  title: {title}
+  name: "{name}"
+  title: "{title}"
   version: 0.1.0
   package: {name}_errors
   source_locale: en
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     table = _table_for(pyproject)  # both read, and refused, before anything is written
     missing = _missing_ignores(gitignore)
     writes = {
-        root / "codes.yaml": REGISTRY.format(name=name, title=name.replace("_", " ").title()),
+        root / "codes.yaml": REGISTRY.format(name=name, title=_title(root.name, name)),
         root / "site" / "mkdocs.base.yml": (
             SHIPPED_TEMPLATES / "site" / "mkdocs.base.yml"
         ).read_text("utf-8"),
@@ -119,16 +121,25 @@ def run(args: argparse.Namespace, config: Config) -> int:
             with path.open("a", encoding="utf-8") as handle:
                 handle.write(text)
             print(f"{'updated ' if existed else 'created '} {path.name}")
-    where = "" if root == Path.cwd() else f"cd {args.folder} && "
+    where = "" if root == Path.cwd() else f"cd {shlex.quote(args.folder)} && "
     print(f"next: {where}errorbook generate && errorbook site build")
     return 0
 
 
 def _identifier(folder: str) -> str:
-    """The registry's name from the folder's: lower case, '_' between words."""
-    words = re.findall(r"[a-z0-9]+", folder.lower())
+    """The registry's name from the folder's: lower case ASCII, '_' between words; a letter
+    with an accent keeps its base letter ("Über app" is ``uber_app``), not nothing."""
+    ascii_text = unicodedata.normalize("NFKD", folder).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", ascii_text.lower())
     name = "_".join(words) or "project"
     return name if name[0].isalpha() else f"project_{name}"
+
+
+def _title(folder: str, name: str) -> str:
+    """The registry's title: the folder's words as written, each capitalized ("Über App"),
+    or the name's where the folder has no letters or digits."""
+    words = re.findall(r"[^\W_]+", folder)
+    return " ".join(word[:1].upper() + word[1:] for word in words) or name.replace("_", " ").title()
 
 
 def _existing(path: Path) -> str | None:
