@@ -431,7 +431,7 @@ def one_po_edited(result: SizeResult, work: Path, timeout: float) -> None:
         os.sync()  # a translator saves a while after the last run, whose writes are done
         return run_child(errorbook("generate"), work, timeout)
 
-    measure(result.one_po, once, limit=3)
+    measure(result.one_po, once, limit=7)
     po.write_text(original, "utf-8")
     run_child(errorbook("generate"), work, timeout)
     log(f"  one PO file edited: {result.one_po.show()}")
