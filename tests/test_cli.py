@@ -271,7 +271,7 @@ def test_validate_counts_in_words_and_leaves_out_what_is_not_there(
 
 def test_explain_answers_in_the_asked_locale(run: Run) -> None:
     out = run("explain", "PERMISSION_DENIED", "--locale", "de").out
-    assert "Title:    Berechtigung verweigert\n" in out
+    assert "Titel:    Berechtigung verweigert\n" in out
     assert "Meldung:\n  Die Aktion {action} wurde nicht erlaubt.\n" in out
     assert "Bedeutung:\n  Die Aktion existiert" in out
     assert "  1. Brechen Sie diesen Vorgang ab.\n" in out
@@ -438,3 +438,17 @@ def test_explain_names_a_few_codes_when_none_is_near(run: Run) -> None:
     assert result.err.startswith("errorbook: unknown code '22012' in codes.yaml; the codes are: ")
     assert result.err.rstrip().endswith("or another of the 265")
     assert len(result.err) < 300
+
+
+def test_explain_heads_its_fields_in_the_readers_language(run: Run) -> None:
+    """The headings the site has words for (Title, Layer, Since...) are the reader's too, and
+    the values after them line up where the heading fits, a wide character taking two
+    columns of a terminal."""
+    german = run("explain", "LLM_TIMEOUT", "--locale", "de").out.splitlines()
+    assert "Titel:    Zeitüberschreitung des Modellanbieters" in german
+    assert any(line.startswith("Ebene:    Modell und Netzwerk (model_network)") for line in german)
+    assert "Seit:     1.0.0" in german
+    japanese = run("explain", "LLM_TIMEOUT", "--locale", "ja").out.splitlines()
+    assert "タイトル: モデルプロバイダーのタイムアウト" in japanese  # 9 columns and a space
+    english = run("explain", "LLM_TIMEOUT").out.splitlines()
+    assert "Title:    Model provider timed out" in english and "Since:    1.0.0" in english

@@ -7,6 +7,7 @@ import difflib
 import json
 import sys
 import textwrap
+import unicodedata
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -90,6 +91,14 @@ class Words:
     def label(self, text: str) -> str:
         """errorbook's own words (a heading) in the locale, from the site's catalogs."""
         return self._chrome.get(text) or text
+
+    def head(self, text: str) -> str:
+        """A field's heading in the locale (:meth:`label`) and a colon, padded so that the
+        values after it line up at column 11 where they can: a wide character (Japanese)
+        takes two columns of a terminal."""
+        shown = f"{self.label(text)}:"
+        width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in shown)
+        return shown + " " * max(1, 10 - width)
 
     def _pick(self, found: str | None, text: str, field: str) -> str:
         if self.locale == self.source or not text:
@@ -267,15 +276,16 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     layer = registry.layer(code.layer)
     layer_facts = shown["layer"]
     assert isinstance(layer_facts, dict)
+    head = words.head
     lines = [f"{code.name}", ""]
     if shown["title"]:
-        lines.append(f"Title:    {shown['title']}{mark('title')}")
+        lines.append(f"{head('Title')}{shown['title']}{mark('title')}")
     acts = f"; {layer.actor} must act" if layer.actor else ""
-    lines.append(f"Layer:    {layer_facts['title']} ({layer.id}){acts}{mark('layer')}")
+    lines.append(f"{head('Layer')}{layer_facts['title']} ({layer.id}){acts}{mark('layer')}")
     lines.append(_para(str(layer_facts["proves"]), " " * 10))
     travels = registry.envelope(code)
     if code.shape and travels:
-        lines.append(f"Shape:    {code.shape}  {ENVELOPES[travels.value]}")
+        lines.append(f"{head('Shape')}{code.shape}  {ENVELOPES[travels.value]}")
     if shown["shape_reason"]:
         lines.append(_para(f"{shown['shape_reason']}{mark('shape_reason')}", "          "))
     wires = []
@@ -293,7 +303,7 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     if wires:
         lines.append(f"Wire:     {', '.join(wires)}")
     if code.since:
-        lines.append(f"Since:    {code.since}")
+        lines.append(f"{head('Since')}{code.since}")
     if code.parent:
         lines.append(f"Parent:   {code.parent}")
     children = [c.name for c in registry.children(code.name)]
@@ -349,9 +359,9 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     if code.retry is not None:
         retry = shown["retry"]
         assert isinstance(retry, dict)
-        lines += ["", f"Retry:    {retry['summary']}{mark('retry')}"]
+        lines += ["", f"{head('Retry')}{retry['summary']}{mark('retry')}"]
     if code.limits:
-        lines += ["", "Limits:"]
+        lines += ["", f"{label('Limits')}:"]
         for limit in map(registry.limit, code.limits):
             lines.append(
                 f"  {limit.id}: default {limit.default} {limit.unit} "
