@@ -303,7 +303,7 @@ def text_value(node: Scalar, name: str, where: str, found: Diagnostics) -> str |
     if control is not None:
         found.error(
             "E-SCHEMA-CONTROL-CHARACTER",
-            node.mark,
+            node.mark_at(control.start()),
             f"'{name}' in {where} contains the control character "
             f"U+{ord(control.group()):04X} at character {control.start() + 1}",
             "remove it; only tab and newline are allowed in text",

@@ -58,6 +58,19 @@ class Scalar(Node):
     value: str = ""
     tag: str = "str"
     block: bool = False  # a literal (|) or folded (>) block scalar
+    # The characters from the scalar's start to its end when both are on one line (-1 when
+    # not), and whether it is quoted: with them, a character of the value has its column.
+    span: int = -1
+    quoted: bool = False
+
+    def mark_at(self, offset: int) -> Mark:
+        """Where the value's character ``offset`` is written: its own column where the value
+        stands on one line as it reads (plain, or quoted without an escape or a doubled
+        quote), else the value's start."""
+        quote = 1 if self.quoted else 0
+        if self.block or self.span != len(self.value) + 2 * quote:
+            return self.mark
+        return Mark(self.mark.path, self.mark.line, self.mark.column + quote + offset)
 
     @property
     def kind(self) -> str:
@@ -289,8 +302,11 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
                 )
                 return root
             if isinstance(event, yaml.ScalarEvent):
-                block = event.style in ("|", ">")
-                attach(Scalar(mark, event.value, _scalar_tag(event, mark, found), block))
+                style, start, end = event.style, event.start_mark, event.end_mark
+                block = style in ("|", ">")
+                span = end.column - start.column if end and start and end.line == start.line else -1
+                tag = _scalar_tag(event, mark, found)
+                attach(Scalar(mark, event.value, tag, block, span, style in ("'", '"')))
                 continue
             _check_collection_tag(event, mark, found)
             if len(stack) >= MAX_DEPTH:

@@ -268,3 +268,43 @@ def test_a_misspelt_section_key_is_one_problem_not_one_per_reference() -> None:
     problems = _problems(SURFACE.replace("\nlimits:\n", "\nlimts:\n", 1))
     assert len(problems) == 1, problems
     assert "unknown key 'limts'" in problems[0] and "did you mean 'limits'?" in problems[0]
+
+
+def _marks(text: str) -> list[tuple[int, int, str]]:
+    with pytest.raises(InvalidInput) as info:
+        load_registry_text(text, "demo.yaml")
+    return [(d.mark.line, d.mark.column, d.id) for d in info.value.diagnostics.items]
+
+
+@pytest.mark.parametrize(
+    ("written", "columns"),
+    [
+        ("message: Open {door or {x!r} now }", [19, 28, 38]),  # plain: each at its own column
+        ("message: 'Open {door or {x!r} now }'", [20, 29, 39]),  # quoted: one more
+        ('message: "Open \\u007bdoor {x!r}"', [14, 14]),  # an escape: the value's start
+    ],
+)
+def test_a_placeholder_problem_points_at_its_own_character(
+    written: str, columns: list[int]
+) -> None:
+    """Each broken placeholder of a message is reported at the column it is written in, in
+    the order of the line, where the message stands on its line as it reads."""
+    line = "    message: The door is closed."
+    assert line in MINIMAL
+    text = MINIMAL.replace(line, f"    {written}")
+    number = text.splitlines().index(f"    {written}") + 1
+    found = _marks(text)
+    assert [(n, c) for n, c, _ in found] == [(number, c) for c in columns], found
+    assert {kind for _, _, kind in found} == {"E-PLACEHOLDER-SYNTAX"}
+
+
+def test_a_brace_in_a_title_and_a_control_character_point_at_their_column() -> None:
+    text = MINIMAL.replace(
+        "    message: The door is closed.",
+        "    title: Door {shut}\n    message: The door is closed.",
+    ).replace("    meaning: Nobody is let in.", '    meaning: "Nobody\\u0007 is let in."')
+    title = text.splitlines().index("    title: Door {shut}") + 1
+    meaning = text.splitlines().index('    meaning: "Nobody\\u0007 is let in."') + 1
+    found = _marks(text)
+    assert (title, 17, "E-TITLE-PLACEHOLDER") in found  # the brace, not the title's start
+    assert (meaning, 14, "E-SCHEMA-CONTROL-CHARACTER") in found  # an escape: the start

@@ -111,7 +111,7 @@ def read_message(
     if isinstance(node, Mapping):
         m = Fields(node, schema.MESSAGE, found, f"the message of {where}")
         one, other, count = m.text("one"), m.text("other"), m.text("count")
-        forms = [(one, m.mark("one")), (other, m.mark("other"))]
+        forms = [(one, m.mark("one"), m.node("one")), (other, m.mark("other"), m.node("other"))]
         if count is not None:
             placeholder = declared.get(count)
             if count not in names:
@@ -135,7 +135,7 @@ def read_message(
     elif isinstance(node, Scalar):
         text = "" if empty else f.text("message")
         one, other, count = text, None, None
-        forms = [(text, node.mark)]
+        forms = [(text, node.mark, node)]
     else:
         found.error(
             "E-SCHEMA-TYPE",
@@ -147,7 +147,7 @@ def read_message(
         return None
     used: set[str] = set()
     broken = False
-    for index, (text, mark) in enumerate(forms):
+    for index, (text, mark, written) in enumerate(forms):
         if text is None:
             continue
         if len(text) > MAX_MESSAGE:
@@ -160,10 +160,10 @@ def read_message(
             )
             continue
         parsed = placeholders.parse(text)
-        for problem in parsed.problems:
+        for problem in sorted(parsed.problems, key=lambda problem: problem.offset):
             found.error(
                 "E-PLACEHOLDER-SYNTAX",
-                mark,
+                written.mark_at(problem.offset) if isinstance(written, Scalar) else mark,
                 f"the message of {where} has {problem.message} at character {problem.offset + 1}",
                 problem.hint,
             )
@@ -221,6 +221,9 @@ def read_title(f: Fields, where: str, found: Diagnostics) -> str | None:
     mark = f.mark("title")
     brace = next((i for i, char in enumerate(title) if char in "{}"), None)
     if brace is not None:
+        written = f.node("title")
+        if isinstance(written, Scalar):
+            mark = written.mark_at(brace)
         names = placeholders.parse(title).names
         if names:
             what = f"the placeholder '{{{names[0]}}}'"
