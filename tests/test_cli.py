@@ -452,3 +452,17 @@ def test_explain_heads_its_fields_in_the_readers_language(run: Run) -> None:
     assert "タイトル: モデルプロバイダーのタイムアウト" in japanese  # 9 columns and a space
     english = run("explain", "LLM_TIMEOUT").out.splitlines()
     assert "Title:    Model provider timed out" in english and "Since:    1.0.0" in english
+
+
+def test_explain_writes_limits_as_the_readers_site_does(run: Run) -> None:
+    """In another language a limit's values have the locale's digit grouping and unit names,
+    as on the site; the source language keeps its compact form."""
+    german = run("explain", "LLM_TIMEOUT", "--locale", "de").out
+    assert (
+        "  llm_retry_backoff: Standardwert 500 Millisekunden (Zulässiger Bereich: "
+        "50 Millisekunden \u2013 60.000 Millisekunden)\n"
+    ) in german
+    polish = run("explain", "TOO_MANY_ACTIONS", "--locale", "pl").out
+    assert "(Dozwolony zakres: 1 akcja \u2013 512 akcji)" in polish  # a translated unit
+    english = run("explain", "LLM_TIMEOUT").out
+    assert "  llm_retry_backoff: default 500 milliseconds (allowed 50..60000)\n" in english

@@ -8,7 +8,7 @@ import json
 import sys
 import textwrap
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..config import Config
@@ -19,7 +19,7 @@ from ..registry.suggest import some_of
 from . import options
 
 if TYPE_CHECKING:
-    from ..registry.model import Code, Registry, Retry
+    from ..registry.model import Code, Limit, Registry, Retry
 
 #: How each envelope form looks, by the form's name.
 ENVELOPES = {
@@ -126,6 +126,24 @@ class Words:
                 return found
             self.untranslated.append("retry")
         return retry.describe()
+
+    def quantity(self, limit: Limit) -> Callable[[int], str]:
+        """A limit's values as the site writes them in the locale (digit grouping, CLDR's
+        unit names or the translated unit, by plural form); a unit with neither is the
+        registry's, marked (``unit``)."""
+        from ..catalogs.locales import cldr_unit
+        from ..emit.site.pages import quantity
+
+        forms: tuple[str, ...] = ()
+        if cldr_unit(limit.unit) is None:
+            translated = self._docs.get(f"limit.{limit.id}.unit")
+            if translated:
+                forms = tuple(translated.split("\x00"))
+            else:
+                forms = (limit.unit_one, limit.unit) if limit.unit_one else (limit.unit,)
+                if "unit" not in self.untranslated:
+                    self.untranslated.append("unit")
+        return lambda value: quantity(value, limit.unit, self.locale, forms)
 
     def mark(self, field: str) -> str:
         """What follows a field shown in the source language: `` [en]``."""
@@ -363,9 +381,18 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     if code.limits:
         lines += ["", f"{label('Limits')}:"]
         for limit in map(registry.limit, code.limits):
+            if words.locale == words.source:
+                lines.append(
+                    f"  {limit.id}: default {limit.default} {limit.unit} "
+                    f"(allowed {limit.minimum}..{limit.maximum})"
+                )
+                continue
+            amount = words.quantity(limit)
             lines.append(
-                f"  {limit.id}: default {limit.default} {limit.unit} "
-                f"(allowed {limit.minimum}..{limit.maximum})"
+                f"  {limit.id}: {label('Default')} {amount(limit.default)} "
+                f"({label('Allowed range')}: {amount(limit.minimum)} \u2013 "
+                f"{amount(limit.maximum)})"
+                f"{mark('unit')}"
             )
     if code.related:
         lines += ["", "Related:  " + ", ".join(code.related)]
