@@ -132,17 +132,12 @@ class Words:
         unit names or the translated unit, by plural form); a unit with neither is the
         registry's, marked (``unit``)."""
         from ..catalogs.locales import cldr_unit
-        from ..emit.site.pages import quantity
+        from ..emit.site.pages import limit_unit_forms, quantity
 
-        forms: tuple[str, ...] = ()
-        if cldr_unit(limit.unit) is None:
-            translated = self._docs.get(f"limit.{limit.id}.unit")
-            if translated:
-                forms = tuple(translated.split("\x00"))
-            else:
-                forms = (limit.unit_one, limit.unit) if limit.unit_one else (limit.unit,)
-                if "unit" not in self.untranslated:
-                    self.untranslated.append("unit")
+        forms = limit_unit_forms(limit, self._docs)
+        untranslated = cldr_unit(limit.unit) is None and f"limit.{limit.id}.unit" not in self._docs
+        if untranslated and "unit" not in self.untranslated:
+            self.untranslated.append("unit")
         return lambda value: quantity(value, limit.unit, self.locale, forms)
 
     def mark(self, field: str) -> str:

@@ -74,8 +74,8 @@ class Fields:
         self.anchor = anchor or node.mark
         self.nodes: dict[str, Node] = {}
         self.keys: dict[str, Scalar] = {}
-        self.misspelt: set[str] = set()  # keys an unknown key already points at
-        self.misspelt_nodes: dict[str, list[Node]] = {}  # their values, by the key meant
+        # The keys unknown keys already point at, with the unknown keys' values.
+        self.misspelt_nodes: dict[str, list[Node]] = {}
         if not isinstance(node, Mapping):
             found.error(
                 "E-SCHEMA-NOT-MAPPING",
@@ -86,7 +86,6 @@ class Fields:
             self.valid = False
             return
         self.valid = True
-        misspelt = self.misspelt
         for key, value in node.pairs:
             if key.value in self.keys:
                 found.error(
@@ -99,7 +98,6 @@ class Fields:
                 continue
             if key.value not in schema.names:
                 meant = closest(key.value, schema.names) or ""
-                misspelt.add(meant)
                 self.misspelt_nodes.setdefault(meant, []).append(value)
                 found.error(
                     "E-SCHEMA-UNKNOWN-KEY",
@@ -111,7 +109,11 @@ class Fields:
             self.keys[key.value] = key
             self.nodes[key.value] = value
         for field in schema.fields:
-            if field.required and field.name not in self.nodes and field.name not in misspelt:
+            if (
+                field.required
+                and field.name not in self.nodes
+                and field.name not in self.misspelt_nodes
+            ):
                 doc = field.doc.rstrip(".")
                 found.error(
                     "E-SCHEMA-MISSING-KEY",

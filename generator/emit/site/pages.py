@@ -371,6 +371,18 @@ def changelog(registry: Registry) -> tuple[list[str], dict[str, dict[str, list[C
 _BINARY = (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10))
 
 
+def limit_unit_forms(limit: Limit, prose: Mapping[str, str]) -> tuple[str, ...]:
+    """A limit's unit in a language, by plural form: the translation of its unit entry in
+    ``prose`` (the docs catalog's translations), else the registry's singular and plural
+    (none for a CLDR unit, which :func:`quantity` names itself)."""
+    if cldr_unit(limit.unit) is not None:
+        return ()
+    translated = prose.get(f"limit.{limit.id}.unit")
+    if translated:
+        return tuple(translated.split("\x00"))
+    return (limit.unit_one, limit.unit) if limit.unit_one else (limit.unit,)
+
+
 def quantity(value: int, unit: str, lang: str, forms: tuple[str, ...] = ()) -> str:
     """A limit's value with its unit, as the page's language writes it: digit grouping,
     CLDR's unit names and plural forms ("60 Sekunden", "500 ミリ秒"), a size of 1 KiB or more
@@ -863,14 +875,7 @@ def _context(
         return markdown.json_block(envelope(registry, code, example_message(code, forms)))
 
     def unit_forms(limit: Limit) -> tuple[str, ...]:
-        """A limit's unit in the page's language, by plural form: the translation of its
-        unit entry, else the registry's singular and plural (none for a CLDR unit)."""
-        if cldr_unit(limit.unit) is not None:
-            return ()
-        translated = page.prose.get(f"limit.{limit.id}.unit")
-        if translated:
-            return tuple(translated.split("\x00"))
-        return (limit.unit_one, limit.unit) if limit.unit_one else (limit.unit,)
+        return limit_unit_forms(limit, page.prose)
 
     def extra(code: Code, declared: ExtraField) -> Raw:
         """A code's value of a declared field as inline Markdown; a dash when it has none."""

@@ -54,7 +54,7 @@ def vocabulary_ok(
             )
         return None
     if value is None:
-        if not f.has(key) and not inherited and key not in f.misspelt:
+        if not f.has(key) and not inherited and key not in f.misspelt_nodes:
             found.error(
                 "E-VOCABULARY-MISSING",
                 f.anchor,
