@@ -1,9 +1,21 @@
 from __future__ import annotations
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from yaml.resolver import Resolver
 
 from generator.diagnostics import InvalidInput, Mark
-from generator.registry.loader import Mapping, Scalar, Sequence, decode, load_text
+from generator.registry.loader import (
+    _TAGS,
+    Mapping,
+    Scalar,
+    Sequence,
+    _plain_tag,
+    decode,
+    load_text,
+)
 
 
 def problems(text: str) -> list[str]:
@@ -120,3 +132,28 @@ def test_deep_nesting_is_refused() -> None:
 def test_python_tags_are_refused() -> None:
     found = problems("a: !!python/object:os.system x\n")
     assert "the tag 'tag:yaml.org,2002:python/object:os.system' is not supported" in found[0]
+
+
+_PLAIN = st.text(
+    alphabet=st.sampled_from(list("yYnNoOtTfFeE~-+._:<=0123456789xXabcINFinf \t")), max_size=8
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PLAIN)
+def test_a_plain_scalar_gets_the_type_yaml_resolves(value: str) -> None:
+    """The loader skips PyYAML's resolver for a plain scalar no implicit pattern can match:
+    any value, from characters that start numbers, booleans and nulls, gets the type the
+    resolver itself gives."""
+    expected = _TAGS.get(
+        Resolver().resolve(yaml.ScalarNode, value, (True, False)),  # type: ignore[no-untyped-call]
+        "str",
+    )
+    assert _plain_tag(value) == expected
+
+
+def test_a_mapping_key_that_is_a_collection_is_refused_where_it_stands() -> None:
+    assert problems("a: 1\n? [a, b]\n: 1\nc: 2\n") == [
+        "r.yaml:2:3: error: a mapping key must be plain text "
+        "(write the key as a single word such as 'code')"
+    ]
