@@ -103,6 +103,10 @@ IDS: dict[str, str] = {
     "E-VERSION-AFTER-REGISTRY": "A code is introduced, deprecated or retired in a version "
     "later than the registry's own.",
     "E-VERSION-ORDER": "A code is deprecated or retired before it was introduced or deprecated.",
+    "E-VERSION-BEHIND": "The registry's version is lower than its changes since an earlier "
+    "revision (check --against) require.",
+    "E-VERSION-SINCE-NEW": "A code added since an earlier revision (check --against) is not "
+    "since the registry's new version.",
     # Limits
     "E-LIMIT-RANGE": "A limit's minimum is above its maximum.",
     "E-LIMIT-DEFAULT": "A limit's default lies outside its own range.",

@@ -120,8 +120,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
         registry = found.the_registry(config)
         old = revisions.load_side(args.against, config)
         changes = compat.diff(old, registry)
-        for problem in compat.version_problems(old, registry, changes):
-            print(f"errorbook: {problem}", file=sys.stderr)
+        versions = compat.version_problems(old, registry, changes)
+        if versions.items:
+            sys.stderr.write(versions.render(with_id=True))
             status = 1
         if changes:
             print(
@@ -167,7 +168,7 @@ def _outputs(
 def _as_json(args: argparse.Namespace, config: Config) -> int:
     """What the text report says, as one JSON object on standard output: the problems (each
     with its id), the outputs that are out of date, and the version check of --against."""
-    from ..diagnostics import InvalidInput
+    from ..diagnostics import Diagnostics, InvalidInput
     from ..registry import compat, revisions
 
     count = 0  # the outputs (none when the registry or a catalog cannot be read)
@@ -187,11 +188,14 @@ def _as_json(args: argparse.Namespace, config: Config) -> int:
             registry = found.the_registry(config)
             old = revisions.load_side(args.against, config)
             changes = compat.diff(old, registry)
+            versions = compat.version_problems(old, registry, changes)
+            # With their ids and places, as every other problem.
+            problems = Diagnostics([*problems.items, *versions.items])
             against = {
                 "source": args.against,
                 "version": old.meta.version,
                 "changes": len(changes),
-                "version_problems": compat.version_problems(old, registry, changes),
+                "version_problems": compat.problem_lines(versions),
             }
     failed = not count or problems.has_errors or drift or (against and against["version_problems"])
     report = {

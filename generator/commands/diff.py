@@ -105,7 +105,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     old = revisions.load_side(args.old, config)
     new = revisions.load_side(args.new, config) if args.new else build.registry_for(config)
     changes = compat.diff(old, new)
-    problems = compat.version_problems(old, new, changes)
+    problems = compat.problem_lines(compat.version_problems(old, new, changes))
     print(
         report(
             old.path, new.path, old.meta.version, new.meta.version, changes, problems, args.format

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from operator import attrgetter
 from typing import Generic, Literal, Protocol, TypeVar
 
+from ..diagnostics import Diagnostics
 from . import grpc
 from .model import Code, ExtraField, Limit, Meta, Registry
 from .validate import semver
@@ -666,16 +667,18 @@ def required_version(old_version: str, changes: list[Change]) -> str:
     return old_version
 
 
-def version_problems(old: Registry, new: Registry, changes: list[Change]) -> list[str]:
-    """Why the new registry's version does not fit its changes; empty when it does."""
-    problems = []
+def version_problems(old: Registry, new: Registry, changes: list[Change]) -> Diagnostics:
+    """Why the new registry's version does not fit its changes (none when it does), each
+    where the new registry says what has to change: its version, or a new code."""
+    found = Diagnostics()
     needed = required_version(old.meta.version, changes)
     if semver(new.meta.version) < semver(needed):
-        severity = worst(changes)
-        problems.append(
-            f"the changes since {old.meta.version} are {severity}, so the registry "
-            f"needs version {needed} or later, not {new.meta.version}; set "
-            f"registry.version: {needed} in {new.path}"
+        found.error(
+            "E-VERSION-BEHIND",
+            new.meta.version_mark,
+            f"the changes since {old.meta.version} are {worst(changes)}, so the registry "
+            f"needs version {needed} or later, not {new.meta.version}",
+            f"set registry.version: {needed}",
         )
     for change in changes:
         if (
@@ -685,8 +688,15 @@ def version_problems(old: Registry, new: Registry, changes: list[Change]) -> lis
             and change.new != new.meta.version
             and semver(new.meta.version) > semver(old.meta.version)
         ):
-            problems.append(
-                f"code {change.name} is new in {new.meta.version} but says since "
-                f"{change.new}; set since: {new.meta.version}"
+            found.error(
+                "E-VERSION-SINCE-NEW",
+                new.code(change.name).mark,
+                f"code {change.name} is new in {new.meta.version} but says since {change.new}",
+                f"set since: {new.meta.version}",
             )
-    return problems
+    return found
+
+
+def problem_lines(found: Diagnostics) -> list[str]:
+    """The version problems as ``diff`` reports them: one line each, with its place."""
+    return [f"{item.mark}: {item.message}; {item.hint}" for item in found.sorted()]

@@ -418,6 +418,7 @@ class Meta:
     required: tuple[str, ...] = ()  # the optional per-code keys the registry asks of every code
     wires: tuple[str, ...] = ()  # the wires of WIRES its codes are mapped onto
     releases: tuple[tuple[str, str], ...] = ()  # (version, why it changed what it changed)
+    version_mark: Mark = field(default=Mark("", 0, 0), compare=False)  # where it is written
 
     @property
     def domain(self) -> str:

@@ -31,6 +31,12 @@ def bump(text: str, version: str) -> str:
     return text.replace("version: 1.2.0", f"version: {version}", 1)
 
 
+def place(text: str, needle: str, skip: int = 0) -> str:
+    """``line:column`` of the character ``skip`` after the start of ``needle`` in ``text``."""
+    at = text.index(needle) + skip
+    return f"{text.count(chr(10), 0, at) + 1}:{at - text.rfind(chr(10), 0, at)}"
+
+
 Edit = Callable[[str], str]
 
 BREAKING: dict[str, tuple[Edit, str, str]] = {
@@ -257,16 +263,18 @@ def test_deprecating_then_retiring_passes_with_the_right_bumps(run: Run, tmp_pat
     # v2 -> now: a retirement of a deprecated code, compatible, with a minor bump.
     assert run("check", "--against", "v2.yaml", cwd=root).code == 0
     # The same retirement with only a patch bump fails and says which version is needed.
-    (root / "codes.yaml").write_text(
-        bump(BASE.replace(*RETIRE), "1.3.1").replace(
-            "retired: {since: 1.4.0}", "retired: {since: 1.3.1}"
-        ),
-        "utf-8",
+    patch = bump(BASE.replace(*RETIRE), "1.3.1").replace(
+        "retired: {since: 1.4.0}", "retired: {since: 1.3.1}"
     )
+    (root / "codes.yaml").write_text(patch, "utf-8")
     assert run("generate", cwd=root).code == 0
     late = run("check", "--against", "v2.yaml", cwd=root)
     assert late.code == 1
-    assert "needs version 1.4.0 or later, not 1.3.1; set registry.version: 1.4.0" in late.err
+    assert (
+        f"codes.yaml:{place(patch, 'version: 1.3.1', 9)}: error: the changes since 1.3.0 are "
+        "compatible, so the registry needs version 1.4.0 or later, not 1.3.1 "
+        "(set registry.version: 1.4.0) [E-VERSION-BEHIND]\n"
+    ) in late.err
 
 
 def test_deprecation_then_retirement_seen_in_one_diff_is_compatible() -> None:
@@ -314,9 +322,23 @@ def test_breaking_changes_need_a_major_bump(run: Run, tmp_path: Path) -> None:
     result = run("check", "--against", "old.yaml", cwd=root)
     assert result.code == 1
     assert (
-        "the changes since 1.2.0 are breaking, so the registry needs version 2.0.0 or "
-        "later, not 1.2.0; set registry.version: 2.0.0 in codes.yaml"
+        f"codes.yaml:{place(BASE, 'version: 1.2.0', 9)}: error: the changes since 1.2.0 are "
+        "breaking, so the registry needs version 2.0.0 or later, not 1.2.0 "
+        "(set registry.version: 2.0.0) [E-VERSION-BEHIND]"
     ) in result.err
+    report = json.loads(run("check", "--against", "old.yaml", "--format", "json", cwd=root).out)
+    line, column = place(BASE, "version: 1.2.0", 9).split(":")
+    assert {
+        "id": "E-VERSION-BEHIND",
+        "path": "codes.yaml",
+        "line": int(line),
+        "column": int(column),
+        "severity": "error",
+        "message": "the changes since 1.2.0 are breaking, so the registry needs version "
+        "2.0.0 or later, not 1.2.0",
+        "hint": "set registry.version: 2.0.0",
+    } in report["problems"]
+    assert report["ok"] is False and len(report["against"]["version_problems"]) == 1
     diff = run("diff", "old.yaml", cwd=root)
     assert diff.code == 1
     assert "! breaking   changed    code DOOR_CLOSED http: 403 -> 401" in diff.out
@@ -336,7 +358,10 @@ def test_a_new_code_must_say_since_the_new_version() -> None:
     )
     old, new = registry(BASE), registry(added)
     problems = compat.version_problems(old, new, compat.diff(old, new))
-    assert problems == ["code NEW_ONE is new in 1.3.0 but says since 1.2.0; set since: 1.3.0"]
+    assert [item.render(with_id=True) for item in problems.sorted()] == [
+        f"codes.yaml:{place(added, 'NEW_ONE:')}: error: code NEW_ONE is new in 1.3.0 but "
+        "says since 1.2.0 (set since: 1.3.0) [E-VERSION-SINCE-NEW]"
+    ]
 
 
 def test_diff_formats(run: Run, tmp_path: Path) -> None:
@@ -407,7 +432,11 @@ def test_diff_reads_git_revisions(run: Run, tmp_path: Path) -> None:
     (root / "codes.yaml").write_text(head.replace("The door", "This door"), "utf-8")
     cosmetic = run("diff", "HEAD", cwd=root)
     assert cosmetic.code == 0, cosmetic.out
-    assert "\nwarning: the changes since 1.2.0 are cosmetic" in cosmetic.out
+    assert (
+        f"\nwarning: codes.yaml:{place(BASE, 'version: 1.2.0', 9)}: the changes since 1.2.0 "
+        "are cosmetic, so the registry needs version 1.2.1 or later, not 1.2.0; "
+        "set registry.version: 1.2.1\n"
+    ) in cosmetic.out
 
 
 def test_diff_works_in_this_repository() -> None:

@@ -131,6 +131,7 @@ def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
         required=read_policy(f, found),
         wires=read_wires(f, found),
         releases=read_releases(f, version, found),
+        version_mark=f.mark("version"),
     )
 
 
