@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, Run, generated_count, make_project
+from .conftest import MINIMAL, ROOT, Run, generated_count, make_project
 
 TOTAL = generated_count()
 
@@ -466,3 +466,65 @@ def test_explain_writes_limits_as_the_readers_site_does(run: Run) -> None:
     assert "(Dozwolony zakres: 1 akcja \u2013 512 akcji)" in polish  # a translated unit
     english = run("explain", "LLM_TIMEOUT").out
     assert "  llm_retry_backoff: default 500 milliseconds (allowed 50..60000)\n" in english
+
+
+def _site_words(locale: str) -> dict[str, str]:
+    """The site's own sentences in ``locale``, as its translators wrote them."""
+    import polib
+
+    catalog = polib.pofile(str(ROOT / "templates" / "site" / "i18n" / f"{locale}.po"))
+    return {entry.msgid: entry.msgstr for entry in catalog if entry.msgstr}
+
+
+def test_explain_writes_its_own_lines_in_the_readers_language(run: Run, tmp_path: Path) -> None:
+    """Who must act, the wires, a deprecation or a retirement and the related codes read as
+    the code's page has them in the reader's language, not in explain's English."""
+    deprecated = MINIMAL.replace(
+        "    since: 1.0.0\n",
+        "    since: 1.0.0\n    deprecated: {since: 1.2.0, replaced_by: ITEMS_REFUSED}\n",
+        1,
+    )
+    root = make_project(tmp_path / "p", deprecated)
+    german = _site_words("de")
+    out = run("explain", "DOOR_CLOSED", "--locale", "de", cwd=root).out
+    for english in ("must act", "Wire:", "Status:", "deprecated since", "Related:"):
+        assert english not in out, english
+    assert f"; {german['Who must act:']} client [en]\n" in out  # the layer's title: English
+    assert german["Deprecated since %(version)s"] % {"version": "1.2.0"} + "\n" in out
+    still = german["Still emitted, but clients should handle %(code)s instead."]
+    assert " ".join((still % {"code": "ITEMS_REFUSED"}).split()[:3]) in out
+    items = run("explain", "ITEMS_REFUSED", "--locale", "de", cwd=root).out
+    assert f"{german['Related codes']}: DOOR_CLOSED\n" in items
+    assert f"{german['JSON-RPC']} {german['result, not an error']}" in items
+    retired = deprecated.replace(
+        "replaced_by: ITEMS_REFUSED}\n",
+        "replaced_by: ITEMS_REFUSED}\n    retired: {since: 1.2.0}\n",
+    )
+    (root / "codes.yaml").write_text(retired, "utf-8")
+    gone = run("explain", "DOOR_CLOSED", "--locale", "de", cwd=root).out
+    assert german["Retired since %(version)s"] % {"version": "1.2.0"} + "\n" in gone
+    assert "RETIRED" not in gone
+    english = run("explain", "DOOR_CLOSED", cwd=root).out  # the source language as before
+    assert "Status:   RETIRED since 1.2.0: no longer emitted" in english
+    assert "; client must act\n" in english
+
+
+def _columns(line: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def test_explain_wraps_japanese_at_the_terminals_width(run: Run) -> None:
+    """A paragraph of wide characters is wrapped at 78 columns, each taking two (textwrap
+    counts them as one and breaks only at spaces), and no line starts with a closing mark."""
+    out = run("explain", "TOO_MANY_ACTIONS", "--locale", "ja").out
+    lines = out.splitlines()
+    assert max(map(_columns, lines[:-1])) <= 80  # a closing mark may hang past the margin
+    assert sum(1 for line in lines if _columns(line) > 60) >= 4  # long paragraphs are filled
+    assert not any(line.lstrip()[:1] in "、。」）" for line in lines if line.strip())  # noqa: RUF001
+    # the first codes too, with the URL line left out (it does not break)
+    codes = json.loads((ROOT / "surface_errors" / "codes.json").read_text("utf-8"))
+    for entry in codes["codes"][:12]:
+        text = run("explain", entry["code"], "--locale", "ja").out.splitlines()
+        assert all(_columns(line) <= 80 for line in text if "https://" not in line), entry

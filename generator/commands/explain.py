@@ -92,6 +92,18 @@ class Words:
         """errorbook's own words (a heading) in the locale, from the site's catalogs."""
         return self._chrome.get(text) or text
 
+    def says(self, msgid: str, **values: object) -> str:
+        """The site's sentence ``msgid`` (templates/site/i18n) in the locale, filled in with
+        ``values``, so that explain reads as the code's page does; the English sentence
+        where the site has no usable translation of it."""
+        found = self._chrome.get(msgid)
+        if found:
+            try:
+                return found % values
+            except (KeyError, ValueError, TypeError):  # a translation the checks refuse
+                pass
+        return msgid % values
+
     def head(self, text: str) -> str:
         """A field's heading in the locale (:meth:`label`) and a colon, padded so that the
         values after it line up at column 11 where they can: a wide character (Japanese)
@@ -144,6 +156,12 @@ class Words:
         """What follows a field shown in the source language: `` [en]``."""
         return f" [{self.source}]" if field in self.untranslated else ""
 
+
+#: The site's sentence for a retired code (templates/site/i18n).
+_RETIRED = (
+    "This code is no longer emitted. It stays in the registry so that old envelopes can "
+    "still be read and its name is never used for anything else."
+)
 
 #: What explain shows exactly as codes.json has it, in explain's order after "limits".
 SHARED_TAIL = (
@@ -262,10 +280,70 @@ def _family(registry: Registry, code: Code) -> dict[str, object]:
     return {"parent": code.parent, "children": [c.name for c in registry.children(code.name)]}
 
 
-def _para(text: str, indent: str = "  ") -> str:
-    return textwrap.fill(
-        " ".join(text.split()), width=78, initial_indent=indent, subsequent_indent=indent
-    )
+def _para(text: str, indent: str = "  ", then: str | None = None, width: int = 78) -> str:
+    """``text`` as one paragraph of lines at most ``width`` terminal columns wide, the first
+    after ``indent``, the others after ``then`` (default: ``indent``)."""
+    text = " ".join(text.split())
+    then = indent if then is None else then
+    if not any(_columns(c) == 2 for c in text):
+        return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=then)
+    return _wide_fill(text, width, indent, then)
+
+
+#: Characters a line does not start with, and those it does not end with, in text of wide
+#: characters (Japanese and Chinese line breaking, kinsoku, in its simplest form).
+_NO_START = frozenset(
+    "、。，．,.!?！？：；:;)）」』】〕〉》]｝}ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ・"  # noqa: RUF001
+)
+_NO_END = frozenset("(（「『【〔〈《[｛{")  # noqa: RUF001
+
+
+def _columns(char: str) -> int:
+    """The terminal columns a character takes: two for a wide one (CJK), else one."""
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1
+
+
+def _wide_fill(text: str, width: int, indent: str, then: str) -> str:
+    """:func:`_para` for text with wide characters, which textwrap counts as one column each
+    and breaks only at spaces: a line may break between two wide characters, or at a space,
+    never inside a run of narrow ones (a word, a number, a placeholder), and a line neither
+    starts with closing punctuation nor ends with an opening bracket."""
+    units: list[str] = []  # words of narrow characters, single wide characters, spaces
+    for char in text:
+        if (
+            units
+            and char != " "
+            and _columns(char) == 1
+            and units[-1][-1] != " "
+            and (_columns(units[-1][-1]) == 1)
+        ):
+            units[-1] += char  # a narrow character continues the word before it
+        else:
+            units.append(char)
+    lines: list[str] = []
+    line, used = indent, len(indent)
+    start = len(line)
+    for unit in units:
+        size = sum(map(_columns, unit))
+        if unit == " " and len(line) == start:
+            continue  # no space at the start of a line
+        fits = used + size <= width
+        if not fits and unit[0] in _NO_START and len(line) > start:
+            fits = True  # kept with the character before it, past the margin
+        if not fits and len(line) > start:
+            carried = ""
+            while len(line) > start and line[-1] in _NO_END:
+                carried, line = line[-1] + carried, line[:-1]
+            lines.append(line.rstrip())
+            line, used = then + carried, len(then) + sum(map(_columns, carried))
+            start = len(then)
+            if unit == " ":
+                continue
+        line += unit
+        used += size
+    if len(line) > start:
+        lines.append(line.rstrip())
+    return "\n".join(lines)
 
 
 def _message(form: str) -> list[str]:
@@ -290,10 +368,17 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     layer_facts = shown["layer"]
     assert isinstance(layer_facts, dict)
     head = words.head
+    source = words.locale == words.source
     lines = [f"{code.name}", ""]
     if shown["title"]:
         lines.append(f"{head('Title')}{shown['title']}{mark('title')}")
-    acts = f"; {layer.actor} must act" if layer.actor else ""
+    says = words.says
+    if not layer.actor:
+        acts = ""
+    elif source:
+        acts = f"; {layer.actor} must act"
+    else:
+        acts = f"; {label('Who must act:')} {layer.actor}"
     lines.append(f"{head('Layer')}{layer_facts['title']} ({layer.id}){acts}{mark('layer')}")
     lines.append(_para(str(layer_facts["proves"]), " " * 10))
     travels = registry.envelope(code)
@@ -303,40 +388,63 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
         lines.append(_para(f"{shown['shape_reason']}{mark('shape_reason')}", "          "))
     wires = []
     if registry.uses("http"):
-        wires.append(f"HTTP {registry.http_status(code)}")
+        wires.append(f"{label('HTTP')} {registry.http_status(code)}")
     if registry.uses("jsonrpc"):
-        wires.append(
-            f"JSON-RPC {code.jsonrpc}"
-            if code.jsonrpc is not None
-            else "JSON-RPC result (not an error)"
-        )
+        if code.jsonrpc is not None:
+            wires.append(f"{label('JSON-RPC')} {code.jsonrpc}")
+        elif source:
+            wires.append("JSON-RPC result (not an error)")
+        else:
+            wires.append(f"{label('JSON-RPC')} {label('result, not an error')}")
     status = registry.grpc_status(code)
     if status is not None and wires:  # a registry that names no wire shows none
-        wires.append(f"gRPC {grpc.NAMES[status]} ({status})")
+        wires.append(f"{label('gRPC')} {grpc.NAMES[status]} ({status})")
     if wires:
-        lines.append(f"Wire:     {', '.join(wires)}")
+        lines.append(f"{'Wire:     ' if source else head('Transports')}{', '.join(wires)}")
     if code.since:
         lines.append(f"{head('Since')}{code.since}")
     if code.parent:
-        lines.append(f"Parent:   {code.parent}")
+        lines.append(
+            f"Parent:   {code.parent}"
+            if source
+            else says("Parent code: %(code)s", code=code.parent)
+        )
     children = [c.name for c in registry.children(code.name)]
     if children:
-        lines.append(_para("Sub-codes: " + ", ".join(children), "").replace("\n", "\n" + " " * 11))
+        lines.append(_para(f"{label('Sub-codes')}: {', '.join(children)}", "", " " * 11))
     if code.retired is not None:
-        lines.append(
-            f"Status:   RETIRED since {code.retired.since}: no longer emitted; kept so "
-            "that old envelopes can be read and the name is never reused"
-        )
+        if source:
+            lines.append(
+                f"Status:   RETIRED since {code.retired.since}: no longer emitted; kept so "
+                "that old envelopes can be read and the name is never reused"
+            )
+        else:
+            lines.append(says("Retired since %(version)s", version=code.retired.since))
+            lines.append(_para(label(_RETIRED), " " * 10))
         if code.retired.reason:
             lines.append(_para(code.retired.reason, " " * 10))
     elif code.deprecated is not None:
-        instead = f"; use {code.deprecated.replaced_by}" if code.deprecated.replaced_by else ""
-        lines.append(f"Status:   deprecated since {code.deprecated.since}{instead}")
+        instead = code.deprecated.replaced_by
+        if source:
+            use = f"; use {instead}" if instead else ""
+            lines.append(f"Status:   deprecated since {code.deprecated.since}{use}")
+        else:
+            lines.append(says("Deprecated since %(version)s", version=code.deprecated.since))
+            still = (
+                says("Still emitted, but clients should handle %(code)s instead.", code=instead)
+                if instead
+                else label("Still emitted, but clients should not rely on it.")
+            )
+            lines.append(_para(still, " " * 10))
         if code.deprecated.reason:
             lines.append(_para(code.deprecated.reason, " " * 10))
     lines += ["", f"{label('Message')}:{mark('message')}"]
     if not code.message.text:
-        lines.append("  (none of its own: programs show the code's name)")
+        lines.append(
+            "  (none of its own: programs show the code's name)"
+            if source
+            else _para(label("No message of its own: programs show the code's name."))
+        )
     message = shown["message"]
     if not isinstance(message, dict):
         texts = [message]
@@ -351,23 +459,19 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
         lines += form
     if shown["meaning"]:
         lines += ["", f"{label('Meaning')}:{mark('meaning')}", _para(str(shown["meaning"]))]
-    if shown["rationale"]:
+    if shown["rationale"] and source:
         lines += ["", f"Why this code exists:{mark('rationale')}", _para(str(shown["rationale"]))]
+    elif shown["rationale"]:  # as the code's page has it: a paragraph of the meaning
+        if not shown["meaning"]:
+            lines += ["", f"{label('Meaning')}:"]
+        lines += ["", _para(f"{shown['rationale']}{mark('rationale')}")]
     recovery = shown["recovery"]
     if code.recovery is not None and isinstance(recovery, dict):
         kind = f" ({code.recovery.kind})" if code.recovery.kind else ""
         lines += ["", f"{label('Recovery')}{kind}:{mark('recovery')}"]
         if summary := recovery["summary"]:
             lines.append(_para(str(summary)))
-        lines += [
-            textwrap.fill(
-                " ".join(step.split()),
-                width=78,
-                initial_indent=f"  {n}. ",
-                subsequent_indent="     ",
-            )
-            for n, step in enumerate(recovery["steps"], 1)
-        ]
+        lines += [_para(step, f"  {n}. ", "     ") for n, step in enumerate(recovery["steps"], 1)]
         lines += [_para(f"{label('Never:')} {item}") for item in recovery["avoid"]]
     if code.retry is not None:
         retry = shown["retry"]
@@ -390,13 +494,17 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
                 f"{mark('unit')}"
             )
     if code.related:
-        lines += ["", "Related:  " + ", ".join(code.related)]
+        related = ", ".join(code.related)
+        lines += [
+            "",
+            f"Related:  {related}" if source else f"{label('Related codes')}: {related}",
+        ]
     given = [(f.name, code.extra[f.name]) for f in registry.fields if f.name in code.extra]
     if given:
         lines += ["", "Fields:"]
         for name, value in given:
             if isinstance(value, bool):
-                text = "yes" if value else "no"
+                text = label("yes") if value else label("no")
             elif isinstance(value, tuple):
                 text = ", ".join(value)
             else:
