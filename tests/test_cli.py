@@ -433,9 +433,9 @@ def test_explain_says_when_no_catalog_matches_the_asked_locale(run: Run, locale:
 
 def test_explain_names_a_few_codes_when_none_is_near(run: Run) -> None:
     """On a registry of hundreds of codes, an unknown code names a few, not all of them."""
-    result = run("explain", "22012", cwd=ROOT / "examples" / "postgresql")
+    result = run("explain", "99999", cwd=ROOT / "examples" / "postgresql")
     assert result.code == 2
-    assert result.err.startswith("errorbook: unknown code '22012' in codes.yaml; the codes are: ")
+    assert result.err.startswith("errorbook: unknown code '99999' in codes.yaml; the codes are: ")
     assert result.err.rstrip().endswith("or another of the 265")
     assert len(result.err) < 300
 
@@ -529,3 +529,23 @@ def test_explain_wraps_japanese_at_the_terminals_width(run: Run) -> None:
     for entry in codes["codes"][:12]:
         text = run("explain", entry["code"], "--locale", "ja").out.splitlines()
         assert all(_columns(line) <= 80 for line in text if "https://" not in line), entry
+
+
+def test_explain_finds_a_code_by_the_value_an_error_carried(run: Run) -> None:
+    """A reader often has the SQLSTATE (a declared field) or the JSON-RPC code in hand, not
+    the code's name: a value that one code has finds that code; one that several share
+    names them."""
+    postgresql = ROOT / "examples" / "postgresql"
+    found = run("explain", "22012", cwd=postgresql)
+    assert found.code == 0
+    assert found.out.startswith("ERRCODE_DIVISION_BY_ZERO\n")
+    assert found.err == "errorbook: 22012 is the sqlstate of ERRCODE_DIVISION_BY_ZERO\n"
+    by_name = run("explain", "ERRCODE_DIVISION_BY_ZERO", cwd=postgresql)
+    assert by_name.out == found.out and by_name.err == ""
+    shared = run("explain", "W", cwd=postgresql)  # a severity many codes have
+    assert shared.code == 2
+    assert shared.err.startswith("errorbook: 'W' is the severity of ")
+    assert "explain one of them by name" in shared.err
+    rpc = run("explain", "-32014")
+    assert rpc.code == 0 and rpc.out.startswith("TOO_MANY_ACTIONS\n")
+    assert rpc.err == "errorbook: -32014 is the JSON-RPC code of TOO_MANY_ACTIONS\n"

@@ -36,7 +36,12 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("code", metavar="CODE", help="the code's name, in any case")
+    parser.add_argument(
+        "code",
+        metavar="CODE",
+        help="the code's name, in any case; or a value that one code carries: a declared "
+        "field's (a SQLSTATE, say) or its JSON-RPC code",
+    )
     parser.add_argument(
         "--locale",
         metavar="TAG",
@@ -532,17 +537,51 @@ def run(args: argparse.Namespace, config: Config) -> int:
     registry = build.registry_for(config)
     names = [c.name for c in registry.codes]
     wanted = _code_asked(args.code, names)
-    if wanted not in names:
-        near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.75)
-        hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {some_of(names)}"
-        raise UsageError(f"unknown code '{args.code}' in {registry.path}{hint}")
-    code = registry.code(wanted)
+    if wanted in names:
+        code = registry.code(wanted)
+    else:
+        code = _code_by_value(registry, args.code, wanted, names)
     words = words_for(config, registry, args.locale)
     if args.format == "json":
         print(json.dumps(facts(registry, code, words), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(as_text(registry, code, words))
     return 0
+
+
+def _code_by_value(registry: Registry, typed: str, wanted: str, names: list[str]) -> Code:
+    """The one code whose declared field (a SQLSTATE, say) or JSON-RPC code is ``typed``:
+    what a reader has in hand is often the value an error carried, not the code's name.
+    Refused, with the nearest names, when no code has it; with the codes that share it,
+    when several do."""
+    value = typed.strip().casefold()
+    found: list[tuple[str, str]] = []  # (code, what the value is of it)
+    for code in registry.codes:
+        for field in registry.fields:
+            given = code.extra.get(field.name)
+            if isinstance(given, bool) or given is None:
+                continue
+            values = given if isinstance(given, tuple) else (given,)
+            if any(str(item).casefold() == value for item in values):
+                found.append((code.name, field.name))
+                break
+        else:
+            if registry.uses("jsonrpc") and code.jsonrpc is not None and str(code.jsonrpc) == value:
+                found.append((code.name, "JSON-RPC code"))
+    if len(found) == 1:
+        name, what = found[0]
+        print(f"errorbook: {typed.strip()} is the {what} of {name}", file=sys.stderr)
+        return registry.code(name)
+    if found:
+        codes = [name for name, _ in found]
+        whats = sorted({what for _, what in found})
+        raise UsageError(
+            f"'{typed}' is the {' or '.join(whats)} of {len(codes):,} codes in "
+            f"{registry.path}: {some_of(codes)}; explain one of them by name"
+        )
+    near = difflib.get_close_matches(wanted, names, n=3, cutoff=0.75)
+    hint = f"; nearest: {', '.join(near)}" if near else f"; the codes are: {some_of(names)}"
+    raise UsageError(f"unknown code '{typed}' in {registry.path}{hint}")
 
 
 def asked_locale(given: str | None, environ: Mapping[str, str]) -> str | None:
