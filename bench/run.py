@@ -315,6 +315,8 @@ class SizeResult:
     read_compile: Step = field(default_factory=lambda: Step("pofile.read + compile_mo"))
     msgfmt: Step = field(default_factory=lambda: Step("msgfmt"))
     mo_source: str = ""
+    # (errorbook, GNU) seconds of the full generation and the GNU chain run in turns
+    pairs: list[tuple[float, float]] = field(default_factory=list)
     import_net: float | None = None
     import_self: float | None = None
     import_source: str = ""
@@ -368,15 +370,8 @@ def full_generation(
     ]
 
     def once() -> Child:
-        copy_tree(base, work, cache=False)  # cold: nothing an earlier run knew
-        (work / "codes.yaml").write_text(reworded, "utf-8")
         state["start"] = time.time()
-        child = run_child(errorbook("generate"), work, timeout, sample=True)
-        log(
-            f"  full generation: {seconds(child.seconds)}"
-            + (" (timed out)" if child.timed_out else f", exit {child.code}")
-        )
-        return child
+        return full_once(base, reworded, work, timeout)
 
     measure(result.full, once, limit=3)
     if result.full.error is not None:
@@ -392,6 +387,55 @@ def full_generation(
         "was killed in what follows the writing"
     )
     return True
+
+
+def full_once(base: Path, reworded: str, work: Path, timeout: float) -> Child:
+    """One full generation: ``errorbook generate`` on a fresh copy of ``base`` without its
+    cache, whose registry is ``reworded``."""
+    copy_tree(base, work, cache=False)  # cold: nothing an earlier run knew
+    (work / "codes.yaml").write_text(reworded, "utf-8")
+    child = run_child(errorbook("generate"), work, timeout, sample=True)
+    log(
+        f"  full generation: {seconds(child.seconds)}"
+        + (" (timed out)" if child.timed_out else f", exit {child.code}")
+    )
+    return child
+
+
+#: Pairs of a full generation and the GNU chain run in turns, where a full generation takes
+#: less than PAIRED_UNDER seconds.
+PAIRS = 4
+PAIRED_UNDER = 20.0
+
+
+def side_by_side(
+    result: SizeResult, ours: Callable[[], Child], theirs: Callable[[], Child]
+) -> None:
+    """The full generation and the GNU chain again, in turns (GNU first in every other
+    pair), each pair giving a ratio. The steps before measure each side's runs one after
+    the other, half a minute or more apart, on a host whose speed drifts over minutes: the
+    same full generation took 2.2 s and 3.1 s, and 3.8 s and 5.5 s of CPU, within one
+    session. Two runs next to each other see the same host; the median of their ratios is
+    what the target is judged on, beside the ratio of the two steps' medians."""
+    full, gnu = result.full.value, result.gnu.value
+    if full is None or gnu is None or full >= PAIRED_UNDER:
+        return
+    for turn in range(PAIRS):
+        first, second = (theirs, ours) if turn % 2 == 0 else (ours, theirs)
+        one, two = first(), second()
+        mine, other = (two, one) if turn % 2 == 0 else (one, two)
+        if mine.code != 0 or other.code != 0:
+            result.notes.append(f"the side-by-side pairs stopped at pair {turn + 1}: a run failed")
+            return
+        result.pairs.append((mine.seconds, other.seconds))
+    log(f"  side by side: {paired_ratio(result)}")
+
+
+def paired_ratio(result: SizeResult) -> str:
+    """The median ratio of the side-by-side pairs, with each pair's."""
+    ratios = [mine / other for mine, other in result.pairs]
+    each = ", ".join(f"{r:.2f}" for r in ratios)
+    return f"{statistics.median(ratios):.2f}× (median of {len(ratios)} pairs: {each})"
 
 
 def warm_generation(
@@ -480,7 +524,9 @@ def pybabel_pipeline(
     return target
 
 
-def gnu_pipeline(result: SizeResult, base: Path, pots: Path, scratch: Path, timeout: float) -> Path:
+def gnu_pipeline(
+    result: SizeResult, base: Path, pots: Path, scratch: Path, timeout: float
+) -> tuple[Path, Callable[[], Child]]:
     target = scratch / "gnu"
     locales = result.size.tags
 
@@ -508,7 +554,7 @@ def gnu_pipeline(result: SizeResult, base: Path, pots: Path, scratch: Path, time
 
     measure(result.gnu, once, limit=3)
     log(f"  msgmerge + msgfmt: {result.gnu.show()}")
-    return target
+    return target, once
 
 
 def _sum(a: Child, b: Child) -> Child:
@@ -728,7 +774,9 @@ def bench_size(size: synth.Size, scratch: Path, timeout: float) -> SizeResult:
     log("  pybabel ...")
     pybabel_pipeline(result, base, pots, folder, timeout)
     log("  GNU gettext ...")
-    gnu = gnu_pipeline(result, base, pots, folder, timeout)
+    gnu, gnu_once = gnu_pipeline(result, base, pots, folder, timeout)
+    if complete:  # the pairs' full generations leave the same complete tree in work
+        side_by_side(result, lambda: full_once(base, reworded, work, timeout), gnu_once)
 
     gnu_tree = folder / "gnu-tree"
     (gnu_tree / "locales").mkdir(parents=True, exist_ok=True)
@@ -1068,6 +1116,8 @@ def results_tables(results: Sequence[SizeResult], info: Machine) -> list[str]:
             row("msgmerge --no-fuzzy-matching + msgfmt", lambda r: r.gnu.show()),
             row("**ratio** errorbook full / pybabel", lambda r: gen_ratio(r, r.pybabel)),
             row("**ratio** errorbook full / GNU", lambda r: gen_ratio(r, r.gnu)),
+            row("**ratio** errorbook full / GNU, side by side in turns",
+                lambda r: paired_ratio(r) if r.pairs else "n/a (one run each)"),
             row("**ratio** no-op / bare `python -c \"import generator\"`",
                 lambda r: ratio(r.noop.value, info.bare_generator)),
             row("CPU time of errorbook generate, full (workers included)",
@@ -1211,12 +1261,22 @@ def speed_targets(r: SizeResult) -> list[Target]:
     where = label(r.size)
     full, gnu = r.full.value, r.gnu.value
     memory, theirs = r.full.rss_kb, r.gnu.rss_kb
-    found = [
-        Target(
+    if r.pairs:  # judged on the runs made side by side (see side_by_side)
+        paired = statistics.median(mine / other for mine, other in r.pairs)
+        speed = Target(
+            f"{where}: full generation ≤ 0.5× msgmerge + msgfmt",
+            f"side by side in turns, {paired_ratio(r)}; the steps' medians "
+            f"{r.full.show()} vs {r.gnu.show()} ({ratio(full, gnu)})",
+            paired <= 0.5,
+        )
+    else:
+        speed = Target(
             f"{where}: full generation ≤ 0.5× msgmerge + msgfmt",
             f"{r.full.show()} vs {r.gnu.show()} ({ratio(full, gnu)})",
             None if full is None or gnu is None else full <= 0.5 * gnu,
-        ),
+        )
+    found = [
+        speed,
         Target(
             f"{where}: peak memory of a full generation (ru_maxrss) ≤ 3× msgmerge's",
             f"{megabytes(memory)} vs {megabytes(theirs)} ({ratio(memory, theirs)})",
@@ -1466,6 +1526,13 @@ def report(
         "file, then `msgfmt` per messages.po. Without fuzzy matching both drop a reworded "
         "message's translation (it becomes obsolete and the entry untranslated), which is "
         "less work than errorbook does.",
+        f"- **Side by side**: where a full generation takes under {PAIRED_UNDER:.0f} s, the "
+        f"full generation and the GNU chain run again in {PAIRS} pairs, one right after the "
+        "other (GNU first in every other pair), and each pair gives a ratio. The steps above "
+        "measure each side's runs apart, minutes apart at most, and this host's speed drifts "
+        "over minutes (the CPU time of the same full generation has varied by half within an "
+        "hour); a pair sees one host. The full generation's target is judged on the median "
+        "of the pairs' ratios, shown beside the ratio of the two steps' medians.",
         "- **MO compilation**: `generator.catalogs.catalog.compile_mo` in-process on the parsed "
         "messages catalogs (parsing not timed; a second row includes errorbook's strict "
         "reader), against one `msgfmt` process per PO file (process start and parsing "
