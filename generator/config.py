@@ -106,11 +106,25 @@ def find_pyproject(start: Path) -> Path | None:
                 # A broken file cannot be assumed to lack [tool.errorbook]: say so, do not
                 # fall back to defaults and write somewhere unexpected.
                 raise ConfigError(
-                    f"{candidate}: error: not valid TOML: {exc} (fix it, or pass --config PATH)"
+                    _not_toml(candidate, exc, "fix it, or pass --config PATH")
                 ) from None
             if "errorbook" in data.get("tool", {}):
                 return candidate
     return None
+
+
+_TOML_PLACE = re.compile(r"^(.*) \(at line (\d+), column (\d+)\)$")
+
+
+def _not_toml(path: Path, exc: tomllib.TOMLDecodeError, hint: str) -> str:
+    """tomllib's complaint as errorbook writes a problem: ``path:line:column: error: ...``
+    (tomllib puts the place at the end of its message, or says "at end of document")."""
+    text = str(exc)
+    place = _TOML_PLACE.match(text)
+    if place is None:
+        return f"{path}: error: not valid TOML: {text} ({hint})"
+    what, line, column = place.groups()
+    return f"{path}:{line}:{column}: error: not valid TOML: {what} ({hint})"
 
 
 def _line_of(text: str, key: str) -> int:
@@ -135,8 +149,10 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
     try:
         text = data.decode("utf-8")
         table = tomllib.loads(text).get("tool", {}).get("errorbook", {})
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: error: not valid TOML: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(_not_toml(path, exc, "fix the TOML syntax here")) from None
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: error: [tool.errorbook] must be a table")
     root = path.parent

@@ -334,9 +334,13 @@ def test_explain_marks_each_field_it_shows_in_the_source_language(run: Run, tmp_
     assert "Bedeutung: [en]\n  The action exists" in out
 
 
-def test_explain_refuses_a_locale_that_names_no_language(run: Run) -> None:
-    result = run("explain", "ACTION_TIMEOUT", "--locale", "C")
-    assert result.code == 2 and "names no language" in result.err
+@pytest.mark.parametrize("locale", ["C", "!!", "", "x1"])
+def test_explain_refuses_a_locale_that_names_no_language(run: Run, locale: str) -> None:
+    """A tag that cannot name a language is a mistake to point out ('!!' and an empty
+    --locale were answered in English, exit 0); a language without a catalog is not."""
+    result = run("explain", "ACTION_TIMEOUT", "--locale", locale)
+    assert result.code == 2 and f"--locale {locale!r} names no language" in result.err
+    assert "the registry's locales: en, de" in result.err
 
 
 def test_explain_finds_a_code_named_in_lower_case(run: Run, tmp_path: Path) -> None:

@@ -70,6 +70,8 @@ def report(
     counts = {s: sum(1 for c in changes if c.severity == s) for s in compat.ORDER}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "no changes"
     if fmt == "markdown":
+        summary = summary[:1].upper() + summary[1:]  # it begins a sentence there
+    if fmt == "markdown":
         lines = [
             f"### Registry changes: {old_version} → {new_version}",
             "",
@@ -80,7 +82,7 @@ def report(
             lines += ["| | What | Change | Why |", "|---|---|---|---|"]
             for c in changes:
                 what = f"{c.entity} `{c.name}`" + (f" ({c.field})" if c.field else "")
-                detail = c.kind + (f": `{c.old}` → `{c.new}`" if c.old or c.new else "")
+                detail = c.kind + _values(c.old, c.new, "`{}`", " → ")
                 lines.append(
                     f"| {c.severity} | {what} | {detail.replace('|', '/')} | "
                     f"{c.reason.replace('|', '/')} |"
@@ -90,12 +92,22 @@ def report(
     lines = [f"{old_name} ({old_version}) -> {new_name} ({new_version}): {summary}"]
     for c in changes:
         what = f"{c.entity} {c.name}" + (f" {c.field}" if c.field else "")
-        detail = f": {c.old} -> {c.new}" if c.old or c.new else ""
+        detail = _values(c.old, c.new, "{}", " -> ")
         lines.append(f"  {SYMBOL[c.severity]} {c.severity:10} {c.kind:10} {what}{detail}")
         lines.append(f"      {c.reason}")
     lines.append(f"required version: {needed}")
-    lines += [f"warning: {p}" for p in problems]  # `check --against` fails on them
+    lines += problems  # warnings here: `check --against` fails on them
     return "\n".join(lines) + "\n"
+
+
+def _values(old: str, new: str, shown: str, arrow: str) -> str:
+    """A change's values after its kind: both, or the one there is (a code added gives no
+    old value, a field removed no new one)."""
+    if old and new:
+        return f": {shown.format(old)}{arrow}{shown.format(new)}"
+    if old or new:
+        return f": {shown.format(old or new)}"
+    return ""
 
 
 def run(args: argparse.Namespace, config: Config) -> int:

@@ -614,6 +614,7 @@ def words_for(config: Config, registry: Registry, given: str | None) -> Words:
     import os
 
     from babel import negotiate_locale
+    from babel.core import parse_locale
 
     from .. import inputs
     from ..catalogs import pofile
@@ -624,9 +625,17 @@ def words_for(config: Config, registry: Registry, given: str | None) -> Words:
     from ..emit.site.pages import chrome_catalog
 
     source = registry.meta.source_locale
-    asked = asked_locale(given, os.environ)
-    if given and asked is None:
-        raise UsageError(f"--locale {given!r} names no language")
+    asked = asked_locale(given, os.environ) if given != "" else None
+    if given is not None and asked is not None:
+        try:
+            parse_locale(asked)
+        except ValueError:
+            asked = None
+    if given is not None and asked is None:
+        raise UsageError(
+            f"--locale {given!r} names no language; give a tag such as de, ja or pt-BR "
+            f"(the registry's locales: {', '.join([source, *registry.meta.locales])})"
+        )
     available = [source, *registry.meta.locales]
     chosen = (negotiate_locale([asked], available) if asked else None) or source
     if given and asked and chosen == source and not negotiate_locale([asked], [source]):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import UsageError
+from ..registry.suggest import nearest, quoted
 from . import options
 
 if TYPE_CHECKING:
@@ -75,10 +76,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
             )
         )
     else:
+        names = list(defined)
         for u in undefined:
+            near = nearest(u.name, names)
+            meant = f"; did you mean {quoted(near)}?" if near else ""
             print(
                 f"{u.path}:{u.line}:{u.column}: error: '{u.name}' is not a code of "
-                f"{registry.path} ({u.how})"
+                f"{registry.path} ({u.how}{meant})"
             )
         for u in deprecated:
             info = defined[u.name].deprecated
@@ -93,8 +97,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
         for problem in problems:
             print(problem)
         print(
-            f"{len(files)} files scanned: {len(undefined)} undefined, {len(unused)} unused, "
-            f"{len(deprecated)} deprecated uses"
+            f"{len(files)} file{'s' if len(files) != 1 else ''} scanned: {len(undefined)} "
+            f"undefined, {len(unused)} unused, {len(deprecated)} deprecated "
+            f"use{'s' if len(deprecated) != 1 else ''}"
         )
     failed = bool(undefined or problems or (unused and not args.allow_unused))
     return 1 if failed else 0

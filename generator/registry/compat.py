@@ -673,11 +673,15 @@ def version_problems(old: Registry, new: Registry, changes: list[Change]) -> Dia
     found = Diagnostics()
     needed = required_version(old.meta.version, changes)
     if semver(new.meta.version) < semver(needed):
+        severity = worst(changes)
         found.error(
             "E-VERSION-BEHIND",
             new.meta.version_mark,
-            f"the changes since {old.meta.version} are {worst(changes)}, so the registry "
-            f"needs version {needed} or later, not {new.meta.version}",
+            f"the changes since {old.meta.version} are {severity}, so the registry "
+            f"needs version {needed} or later, not {new.meta.version}"
+            if severity is not None
+            else f"the registry's version {new.meta.version} is lower than "
+            f"{old.meta.version}, the version it is compared with; a version never goes back",
             f"set registry.version: {needed}",
         )
     for change in changes:
@@ -698,5 +702,6 @@ def version_problems(old: Registry, new: Registry, changes: list[Change]) -> Dia
 
 
 def problem_lines(found: Diagnostics) -> list[str]:
-    """The version problems as ``diff`` reports them: one line each, with its place."""
-    return [f"{item.mark}: {item.message}; {item.hint}" for item in found.sorted()]
+    """The version problems as ``diff`` reports them: one line each, with its place, and a
+    warning (``check --against`` fails on them)."""
+    return [f"{item.mark}: warning: {item.message} ({item.hint})" for item in found.sorted()]

@@ -34,6 +34,6 @@ def read_file(path: Path, name: str, limit: int | None = None) -> bytes:
             "E-FILE-MISSING",
             Mark(name, 1, 1),
             "cannot read the file: No such file or directory",
-            "check the path, or pass --registry PATH",
+            "check the path, or pass --registry PATH; `errorbook init` starts a registry here",
         )
     return data

@@ -31,6 +31,18 @@ def bump(text: str, version: str) -> str:
     return text.replace("version: 1.2.0", f"version: {version}", 1)
 
 
+def _with_new_code(since: str) -> str:
+    """BASE with one more code, NEW_ONE, which says it is ``since`` that version."""
+    return BASE.replace(
+        "limits:\n",
+        "  NEW_ONE:\n    layer: front\n    message: N.\n"
+        "    meaning: N.\n    recovery: {kind: fix_client, steps: [N.]}\n"
+        "    retry: {policy: never}\n    http: 400\n    jsonrpc: -32054\n"
+        f"    since: {since}\nlimits:\n",
+        1,
+    )
+
+
 def place(text: str, needle: str, skip: int = 0) -> str:
     """``line:column`` of the character ``skip`` after the start of ``needle`` in ``text``."""
     at = text.index(needle) + skip
@@ -346,14 +358,7 @@ def test_breaking_changes_need_a_major_bump(run: Run, tmp_path: Path) -> None:
 
 def test_a_new_code_must_say_since_the_new_version() -> None:
     added = bump(
-        BASE.replace(
-            "limits:\n",
-            "  NEW_ONE:\n    layer: front\n    message: N.\n"
-            "    meaning: N.\n    recovery: {kind: fix_client, steps: [N.]}\n"
-            "    retry: {policy: never}\n    http: 400\n    jsonrpc: -32054\n"
-            "    since: 1.2.0\nlimits:\n",
-            1,
-        ),
+        _with_new_code("1.2.0"),
         "1.3.0",
     )
     old, new = registry(BASE), registry(added)
@@ -433,10 +438,42 @@ def test_diff_reads_git_revisions(run: Run, tmp_path: Path) -> None:
     cosmetic = run("diff", "HEAD", cwd=root)
     assert cosmetic.code == 0, cosmetic.out
     assert (
-        f"\nwarning: codes.yaml:{place(BASE, 'version: 1.2.0', 9)}: the changes since 1.2.0 "
-        "are cosmetic, so the registry needs version 1.2.1 or later, not 1.2.0; "
-        "set registry.version: 1.2.1\n"
+        f"\ncodes.yaml:{place(BASE, 'version: 1.2.0', 9)}: warning: the changes since 1.2.0 "
+        "are cosmetic, so the registry needs version 1.2.1 or later, not 1.2.0 "
+        "(set registry.version: 1.2.1)\n"
     ) in cosmetic.out
+
+
+def test_a_version_that_goes_back_is_named_as_such(run: Run, tmp_path: Path) -> None:
+    """Compared with a newer revision of the same codes, the version went back: there is
+    no kind of change to name (it printed 'the changes since 1.3.0 are None')."""
+    root = make_project(tmp_path / "p", BASE)
+    (root / "newer.yaml").write_text(bump(BASE, "1.3.0"), "utf-8")
+    assert run("generate", cwd=root).code == 0
+    result = run("check", "--against", "newer.yaml", cwd=root)
+    assert result.code == 1
+    assert (
+        f"codes.yaml:{place(BASE, 'version: 1.2.0', 9)}: error: the registry's version 1.2.0 "
+        "is lower than 1.3.0, the version it is compared with; a version never goes back "
+        "(set registry.version: 1.3.0) [E-VERSION-BEHIND]\n"
+    ) in result.err
+    assert "None" not in result.err
+    markdown = run("diff", "newer.yaml", "--format", "markdown", cwd=root).out
+    assert "\nNo changes. Required version: **1.3.0**.\n" in markdown
+
+
+def test_diff_shows_the_one_value_a_code_added_has(run: Run, tmp_path: Path) -> None:
+    """A code added has a new value and no old one: no empty quotes, no arrow from nothing."""
+    added = bump(
+        _with_new_code("1.3.0"),
+        "1.3.0",
+    )
+    root = make_project(tmp_path / "p", added)
+    (root / "old.yaml").write_text(BASE, "utf-8")
+    text = run("diff", "old.yaml", cwd=root).out
+    assert "added      code NEW_ONE since: 1.3.0\n" in text  # was "since:  -> 1.3.0"
+    markdown = run("diff", "old.yaml", "--format", "markdown", cwd=root).out
+    assert "| added: `1.3.0` |" in markdown and "``" not in markdown
 
 
 def test_diff_works_in_this_repository() -> None:
@@ -557,7 +594,8 @@ def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> Non
     result = run("usage", "app", cwd=root)
     assert result.code == 1
     assert (
-        "app/main.py:10:38: error: 'DOOR_JAMMED' is not a code of codes.yaml (compared with .code)"
+        "app/main.py:10:38: error: 'DOOR_JAMMED' is not a code of codes.yaml (compared with "
+        ".code; did you mean 'DOOR_CLOSED'?)\n"
     ) in result.out
     line = BASE.splitlines().index("  ITEMS_REFUSED:") + 1
     assert (
@@ -570,7 +608,9 @@ def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> Non
     assert data["unused"] == ["ITEMS_REFUSED"]
     (root / "app" / "broken.py").unlink()
     (root / "app" / "main.py").write_text(APP.replace("DOOR_JAMMED", "ITEMS_REFUSED"), "utf-8")
-    assert run("usage", "app", cwd=root).code == 0
+    clean = run("usage", "app", cwd=root)
+    assert clean.code == 0
+    assert clean.out.endswith("1 file scanned: 0 undefined, 0 unused, 0 deprecated uses\n")
     assert run("usage", "nowhere", cwd=root).code == 2
 
 

@@ -152,6 +152,9 @@ def test_a_broken_pyproject_is_a_usage_error(run: Run, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nversion = "1.0\n', "utf-8")
     result = run("validate", cwd=tmp_path)
     assert result.code == 2 and "not valid TOML" in result.err
+    # at the place tomllib names, as every other problem (it said "(at line 2, column 15)")
+    assert f"{tmp_path / 'pyproject.toml'}:2:15: error: not valid TOML: " in result.err
+    assert "(at line" not in result.err
 
 
 @pytest.mark.parametrize("tag", ["de_DE.UTF-8", "es_419", "zh-Hant-TW"])
