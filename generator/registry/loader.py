@@ -212,6 +212,9 @@ def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Ma
             return _mark(path, exc.context_mark), problem, f"close this '{opener}' with '{closer}'"
     if exc.context and "quoted scalar" in exc.context and exc.context_mark is not None:
         return _mark(path, exc.context_mark), problem, "close the quote that starts here"
+    runaway = _runaway_quote(text, path, exc.problem_mark)
+    if runaway is not None:
+        return runaway
     lines = text.splitlines()
     if (
         0 < where.line <= len(lines)
@@ -220,6 +223,36 @@ def _explain_syntax(exc: yaml.MarkedYAMLError, text: str, path: str) -> tuple[Ma
         return where, problem, "indent with spaces, not tabs"
     hint = next((h for key, h in _HINTS.items() if key in problem), "fix the YAML syntax here")
     return where, problem, hint
+
+
+def _runaway_quote(text: str, path: str, problem: _YamlMark | None) -> tuple[Mark, str, str] | None:
+    """A quote left open is closed by the next quote in the file, lines further down, and
+    YAML then fails just after that one, far from the mistake: where a quoted value that
+    spans lines ends exactly where the parser failed, the quote that opened it is the
+    place to look."""
+    if problem is None:
+        return None
+    try:
+        for token in yaml.scan(text, Loader=_Parser):
+            start, end = token.start_mark, token.end_mark
+            if start.line > problem.line:
+                break
+            if (
+                isinstance(token, yaml.ScalarToken)
+                and token.style in ('"', "'")
+                and start.line < end.line
+                and (end.line, end.column) == (problem.line, problem.column)
+            ):
+                inner = '\\"' if token.style == '"' else "''"  # the quote inside such a value
+                return (
+                    _mark(path, start),
+                    f"the quoted value that starts here runs on to line {end.line + 1}, "
+                    f"where the next {token.style} closes it",
+                    f"close the quote on this line; write {inner} for a quote inside the value",
+                )
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def load_file(

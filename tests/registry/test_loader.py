@@ -157,3 +157,18 @@ def test_a_mapping_key_that_is_a_collection_is_refused_where_it_stands() -> None
         "r.yaml:2:3: error: a mapping key must be plain text "
         "(write the key as a single word such as 'code')"
     ]
+
+
+def test_a_quote_left_open_is_reported_where_it_opens() -> None:
+    """The next quote in the file closes it, lines further down, and YAML fails there: the
+    report points back at the quote that was left open (it said 'did not find expected key'
+    at the later line)."""
+    text = 'a:\n  b: "open\n  c: plain\n  d: "closed"\n'
+    assert problems(text) == [
+        "r.yaml:2:6: error: invalid YAML: the quoted value that starts here runs on to line 4, "
+        'where the next " closes it (close the quote on this line; write \\" for a quote '
+        "inside the value)"
+    ]
+    # a value that spans lines on purpose, before an unrelated mistake, is left alone
+    spanning = 'a:\n  b: "two\n    lines"\n  c: [unclosed\n'
+    assert "runs on to" not in problems(spanning)[0]
