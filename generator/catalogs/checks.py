@@ -266,7 +266,7 @@ def review(
 
     found = Diagnostics()
     if header:
-        _check_header(catalog, path, locale, found)
+        _check_header(catalog, path, locale, found, file_rows)
     if memo is None and verdicts is not None:
         memo = {}  # the seals are recorded from the memo
     counts_by_code = message_contexts(registry) if contexts is None else contexts
@@ -300,12 +300,36 @@ def review(
     return found, Counts(translated, fuzzy, untranslated, rejected)
 
 
-def _check_header(catalog: StableCatalog, path: str, locale: str, found: Diagnostics) -> None:
+def _header_mark(rows: list[str], path: str, field: str | None) -> Mark:
+    """Where the header entry (the file's first) writes ``field`` ("Plural-Forms"), or its
+    fuzzy flag when ``field`` is None; the file's first line where it does not."""
+    started = False
+    for number, row in enumerate(rows):
+        if row.startswith(("msgid ", "msgctxt ")):
+            if started:
+                break  # the next entry: the header has no such line
+            started = row.startswith("msgid ")
+        if field is None and not started and row.startswith("#,") and "fuzzy" in row:
+            return Mark(path, number + 1, 1)
+        if field is not None and started and row.lstrip().startswith(f'"{field}:'):
+            return Mark(path, number + 1, 1)
+    return Mark(path, 1, 1)
+
+
+def _check_header(
+    catalog: StableCatalog,
+    path: str,
+    locale: str,
+    found: Diagnostics,
+    rows: Callable[[], list[str]] = list,
+) -> None:
+    """The header's problems, each at its line of the file (``rows`` gives the file's lines,
+    split only when a problem is to be placed)."""
     header = Mark(path, 1, 1)
     if catalog.fuzzy:
         found.error(
             "E-PO-FUZZY-HEADER",
-            header,
+            _header_mark(rows(), path, None),
             "the header is marked fuzzy",
             "remove '#, fuzzy' above msgid \"\"; tools skip a catalog whose header is fuzzy",
         )
@@ -321,23 +345,24 @@ def _check_header(catalog: StableCatalog, path: str, locale: str, found: Diagnos
     elif declared is None:
         found.error(
             "E-PLURAL-FORMS-MISSING",
-            header,
+            _header_mark(rows(), path, "Plural-Forms"),
             "the Plural-Forms header is missing or malformed",
             f"set it to: {expected.header}",
         )
     else:
-        if not plurals.same_rule(declared, expected):
+        bad = plurals.out_of_range(declared)
+        if (bad is None or bad >= 0) and not plurals.same_rule(declared, expected):
+            # (a formula that cannot be parsed is that one problem, not a second one too)
             found.error(
                 "E-PLURAL-FORMS-MISMATCH",
-                header,
+                _header_mark(rows(), path, "Plural-Forms"),
                 f"Plural-Forms is '{declared.header}', not errorbook's rule for '{locale}'",
                 f"set it to: {expected.header}",
             )
-        bad = plurals.out_of_range(declared)
         if bad is not None:
             found.error(
                 "E-PLURAL-FORMULA",
-                header,
+                _header_mark(rows(), path, "Plural-Forms"),
                 f"the plural formula gives no valid form for n = {bad}"
                 if bad >= 0
                 else "the plural formula cannot be parsed",

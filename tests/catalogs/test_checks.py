@@ -55,18 +55,31 @@ def test_a_malformed_line_is_an_error_with_its_line(run: Run, project: Path) -> 
 
 
 def test_a_fuzzy_header_is_an_error(run: Run, project: Path) -> None:
-    edit(project, 'msgid ""\nmsgstr ""', '#, fuzzy\nmsgid ""\nmsgstr ""')
+    line = edit(project, 'msgid ""\nmsgstr ""', '#, fuzzy\nmsgid ""\nmsgstr ""')
     assert check(run, project)[0] == (
-        f"{PATH}:1:1: error: the header is marked fuzzy (remove '#, fuzzy' above msgid \"\"; "
+        f"{PATH}:{line}:1: error: the header is marked fuzzy (remove '#, fuzzy' above msgid \"\"; "
         "tools skip a catalog whose header is fuzzy)"
     )
 
 
 def test_plural_forms_must_be_errorbooks_own(run: Run, project: Path) -> None:
-    edit(project, "nplurals=2; plural=(n != 1);", "nplurals=2; plural=(n > 1);")
+    """At the header's Plural-Forms line, where the translator edits it (it was 1:1)."""
+    line = edit(project, "nplurals=2; plural=(n != 1);", "nplurals=2; plural=(n > 1);")
     rows = check(run, project)
-    assert rows[0].startswith(f"{PATH}:1:1: error: Plural-Forms is 'nplurals=2; plural=(n > 1);'")
+    assert rows[0].startswith(
+        f"{PATH}:{line}:1: error: Plural-Forms is 'nplurals=2; plural=(n > 1);'"
+    )
     assert rows[0].endswith("(set it to: nplurals=2; plural=(n != 1);)")
+
+
+def test_a_formula_that_cannot_be_parsed_is_one_problem(run: Run, project: Path) -> None:
+    """Not also a second one for differing from errorbook's rule."""
+    line = edit(project, "nplurals=2; plural=(n != 1);", "nplurals=2; plural=(n !!= 1;")
+    rows = check(run, project)
+    assert rows == [
+        f"{PATH}:{line}:1: error: the plural formula cannot be parsed "
+        "(use errorbook's rule: nplurals=2; plural=(n != 1);)"
+    ]
 
 
 def test_a_formula_that_reaches_nplurals_is_an_error(run: Run, project: Path) -> None:
@@ -124,11 +137,9 @@ def test_a_missing_placeholder_is_an_error(run: Run, project: Path) -> None:
 def test_each_catalog_problem_is_named_by_its_id(
     run: Run, project: Path, old: str, new: str, expected: str
 ) -> None:
-    """Tools match a problem by its id, which stays when the wording changes; a header
-    problem is reported at the top of the file, any other at the edited line."""
+    """Tools match a problem by its id, which stays when the wording changes; each is
+    reported at the edited line, a header's fuzzy flag too (it was at the top of the file)."""
     line = edit(project, old, new)
-    if expected == "E-PO-FUZZY-HEADER":
-        line = 1
     found = [(text.split(": ", 1)[0], kind) for text, kind in check_ids(run, project)]
     assert [kind for _, kind in found] == [expected], found
     assert found[0][0].startswith(f"{PATH}:{line}:"), found
