@@ -553,3 +553,21 @@ def test_explain_finds_a_code_by_the_value_an_error_carried(run: Run) -> None:
     rpc = run("explain", "-32014")
     assert rpc.code == 0 and rpc.out.startswith("TOO_MANY_ACTIONS\n")
     assert rpc.err == "errorbook: -32014 is the JSON-RPC code of TOO_MANY_ACTIONS\n"
+
+
+def test_explain_says_which_count_each_of_many_plural_forms_is_for(run: Run) -> None:
+    """Arabic has six forms, two of them written alike: each is headed by the first counts
+    that select it, from the locale's Plural-Forms rule."""
+    out = run("explain", "TOO_MANY_ACTIONS", "--locale", "ar").out
+    heads = [line.strip() for line in out.splitlines() if line.strip().startswith("(n = ")]
+    assert heads == [
+        "(n = 0)",
+        "(n = 1)",
+        "(n = 2)",
+        "(n = 3, 4, 5, …)",
+        "(n = 11, 12, 13, …)",
+        "(n = 100, 101, 102, …)",
+    ]
+    polish = run("explain", "TOO_MANY_ACTIONS", "--locale", "pl").out
+    assert "  (n = 2, 3, 4, …)\n  Ta strona deklaruje {count} akcje;" in polish
+    assert "(n = " not in run("explain", "TOO_MANY_ACTIONS").out  # two forms need no heads

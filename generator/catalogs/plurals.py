@@ -165,3 +165,18 @@ def out_of_range(rule: PluralRule, upto: int = 1000) -> int | None:
         if not 0 <= form < rule.count:
             return n
     return None
+
+
+def samples(rule: PluralRule, upto: int = 1000) -> list[tuple[int, ...]]:
+    """For each form of ``rule``, the first counts (up to three) that select it: what tells
+    a reader which form is which, as msginit's and Poedit's form labels do."""
+    found: list[list[int]] = [[] for _ in range(rule.count)]
+    try:
+        select = gettext.c2py(rule.expression)
+        for n in range(upto + 1):
+            form = select(n)
+            if 0 <= form < rule.count and len(found[form]) < 3:
+                found[form].append(n)
+    except (ValueError, SyntaxError, RecursionError, ArithmeticError):
+        pass
+    return [tuple(counts) for counts in found]

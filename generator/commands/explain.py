@@ -351,6 +351,24 @@ def _wide_fill(text: str, width: int, indent: str, then: str) -> str:
     return "\n".join(lines)
 
 
+def _samples(locale: str, count: int) -> list[tuple[int, ...]]:
+    """The first counts that select each of a locale's ``count`` plural forms."""
+    from ..catalogs import plurals
+
+    rule = plurals.lookup(locale)
+    if rule is None or rule.count != count:
+        return [() for _ in range(count)]
+    return plurals.samples(rule)
+
+
+def _counts(counts: tuple[int, ...]) -> str:
+    """``n = 3, 4, 5, …``: the counts a plural form is for, as far as three show them."""
+    if not counts:
+        return "n = …"
+    shown = ", ".join(str(n) for n in counts)
+    return f"n = {shown}, …" if len(counts) == 3 else f"n = {shown}"
+
+
 def _message(form: str) -> list[str]:
     """A message form as a reader sees it: its literal braces single, each line of it wrapped
     on its own and an empty line kept, so that the text keeps the breaks it was written with."""
@@ -458,6 +476,11 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     else:  # a language of one plural form has one text for "one" and "other"
         texts = list(dict.fromkeys([message["one"], message["other"]]))
     forms = [_message(str(form)) for form in texts if form]
+    if len(forms) > 2 and len(forms) == len(texts):  # which count each of many forms is for
+        forms = [
+            [f"  ({_counts(counts)})", *form]
+            for counts, form in zip(_samples(words.locale, len(forms)), forms, strict=True)
+        ]
     for index, form in enumerate(forms):
         if index and any(len(f) > 1 for f in forms):  # forms of several lines: keep apart
             lines.append("")
