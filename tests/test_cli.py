@@ -271,7 +271,7 @@ def test_validate_counts_in_words_and_leaves_out_what_is_not_there(
 
 def test_explain_answers_in_the_asked_locale(run: Run) -> None:
     out = run("explain", "PERMISSION_DENIED", "--locale", "de").out
-    assert "Titel:    Berechtigung verweigert\n" in out
+    assert "Berechtigung verweigert\n" in out and out.splitlines()[2].startswith("Titel: ")
     assert "Meldung:\n  Die Aktion {action} wurde nicht erlaubt.\n" in out
     assert "Bedeutung:\n  Die Aktion existiert" in out
     assert "  1. Brechen Sie diesen Vorgang ab.\n" in out
@@ -449,11 +449,17 @@ def test_explain_heads_its_fields_in_the_readers_language(run: Run) -> None:
     the values after them line up where the heading fits, a wide character taking two
     columns of a terminal."""
     german = run("explain", "LLM_TIMEOUT", "--locale", "de").out.splitlines()
-    assert "Titel:    Zeitüberschreitung des Modellanbieters" in german
-    assert any(line.startswith("Ebene:    Modell und Netzwerk (model_network)") for line in german)
-    assert "Seit:     1.0.0" in german
+    column = german[2].index("Zeitüberschreitung des Modellanbieters")
+    assert german[2].startswith("Titel: ") and column > len("Titel: ")
+    layer = next(line for line in german if line.startswith("Ebene:"))
+    assert layer.index("Modell und Netzwerk (model_network)") == column  # lined up
+    assert next(line for line in german if line.startswith("Seit:")).index("1.0.0") == column
+    assert next(line for line in german if line.startswith("Ergebnisform:"))[column - 1] == " "
     japanese = run("explain", "LLM_TIMEOUT", "--locale", "ja").out.splitlines()
-    assert "タイトル: モデルプロバイダーのタイムアウト" in japanese  # 9 columns and a space
+    title = next(line for line in japanese if line.startswith("タイトル:"))
+    since = next(line for line in japanese if line.startswith("導入バージョン:"))
+    # lined up by terminal columns, a wide character taking two
+    assert _columns(title[: title.index("モデル")]) == _columns(since[: since.index("1.0.0")])
     english = run("explain", "LLM_TIMEOUT").out.splitlines()
     assert "Title:    Model provider timed out" in english and "Since:    1.0.0" in english
 

@@ -109,13 +109,20 @@ class Words:
                 pass
         return msgid % values
 
+    @property
+    def indent(self) -> str:
+        """Where the values after the headings start: column 11, or one column after the
+        widest heading of the locale (German "Ergebnisform:"), so that they line up."""
+        if self.locale == self.source:
+            return " " * 10  # the source language's headings ("Wire:" for the transports)
+        widest = max(_width(f"{self.label(text)}:") for text in HEADINGS)
+        return " " * max(10, widest + 1)
+
     def head(self, text: str) -> str:
-        """A field's heading in the locale (:meth:`label`) and a colon, padded so that the
-        values after it line up at column 11 where they can: a wide character (Japanese)
-        takes two columns of a terminal."""
+        """A field's heading in the locale (:meth:`label`) and a colon, padded to
+        :attr:`indent`: a wide character (Japanese) takes two columns of a terminal."""
         shown = f"{self.label(text)}:"
-        width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in shown)
-        return shown + " " * max(1, 10 - width)
+        return shown + " " * max(1, len(self.indent) - _width(shown))
 
     def _pick(self, found: str | None, text: str, field: str) -> str:
         if self.locale == self.source or not text:
@@ -160,6 +167,15 @@ class Words:
     def mark(self, field: str) -> str:
         """What follows a field shown in the source language: `` [en]``."""
         return f" [{self.source}]" if field in self.untranslated else ""
+
+
+#: The headings explain writes its values after, in the words of the site's catalogs.
+HEADINGS = ("Title", "Layer", "Shape", "Since", "Retry", "Transports")
+
+
+def _width(text: str) -> int:
+    """The terminal columns ``text`` takes: two for a wide character (CJK)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 #: The site's sentence for a retired code (templates/site/i18n).
@@ -403,12 +419,13 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
     else:
         acts = f"; {label('Who must act:')} {layer.actor}"
     lines.append(f"{head('Layer')}{layer_facts['title']} ({layer.id}){acts}{mark('layer')}")
-    lines.append(_para(str(layer_facts["proves"]), " " * 10))
+    indent = words.indent
+    lines.append(_para(str(layer_facts["proves"]), indent))
     travels = registry.envelope(code)
     if code.shape and travels:
         lines.append(f"{head('Shape')}{code.shape}  {ENVELOPES[travels.value]}")
     if shown["shape_reason"]:
-        lines.append(_para(f"{shown['shape_reason']}{mark('shape_reason')}", "          "))
+        lines.append(_para(f"{shown['shape_reason']}{mark('shape_reason')}", indent))
     wires = []
     if registry.uses("http"):
         wires.append(f"{label('HTTP')} {registry.http_status(code)}")
@@ -443,9 +460,9 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
             )
         else:
             lines.append(says("Retired since %(version)s", version=code.retired.since))
-            lines.append(_para(label(_RETIRED), " " * 10))
+            lines.append(_para(label(_RETIRED), indent))
         if code.retired.reason:
-            lines.append(_para(code.retired.reason, " " * 10))
+            lines.append(_para(code.retired.reason, indent))
     elif code.deprecated is not None:
         instead = code.deprecated.replaced_by
         if source:
@@ -458,9 +475,9 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
                 if instead
                 else label("Still emitted, but clients should not rely on it.")
             )
-            lines.append(_para(still, " " * 10))
+            lines.append(_para(still, indent))
         if code.deprecated.reason:
-            lines.append(_para(code.deprecated.reason, " " * 10))
+            lines.append(_para(code.deprecated.reason, indent))
     lines += ["", f"{label('Message')}:{mark('message')}"]
     if not code.message.text:
         lines.append(
