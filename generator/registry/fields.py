@@ -138,11 +138,16 @@ class Fields:
         if node is None:
             return None
         if not isinstance(node, Scalar) or node.tag != tag:
-            hint = hint or (
-                "put the value in quotes"
-                if tag == "str" and isinstance(node, Scalar)
-                else f"write {expected}"
-            )
+            if hint:
+                pass
+            elif isinstance(node, Scalar) and node.tag == "null":
+                hint = f"write {expected} after '{name}:'"
+            elif tag == "str" and isinstance(node, Scalar):
+                hint = "put the value in quotes"
+            elif isinstance(node, Scalar):
+                hint = f"write {expected}"
+            else:  # a list or a mapping where one value belongs
+                hint = f"write one value, {expected}, not {node.kind}"
             self.found.error(
                 "E-SCHEMA-TYPE",
                 node.mark,
