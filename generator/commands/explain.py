@@ -175,7 +175,7 @@ HEADINGS = ("Title", "Layer", "Shape", "Since", "Retry", "Transports")
 
 def _width(text: str) -> int:
     """The terminal columns ``text`` takes: two for a wide character (CJK)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return sum(map(_columns, text))
 
 
 #: The site's sentence for a retired code (templates/site/i18n).
@@ -345,7 +345,7 @@ def _wide_fill(text: str, width: int, indent: str, then: str) -> str:
     line, used = indent, len(indent)
     start = len(line)
     for unit in units:
-        size = sum(map(_columns, unit))
+        size = _width(unit)
         if unit == " " and len(line) == start:
             continue  # no space at the start of a line
         fits = used + size <= width
@@ -356,7 +356,7 @@ def _wide_fill(text: str, width: int, indent: str, then: str) -> str:
             while len(line) > start and line[-1] in _NO_END:
                 carried, line = line[-1] + carried, line[:-1]
             lines.append(line.rstrip())
-            line, used = then + carried, len(then) + sum(map(_columns, carried))
+            line, used = then + carried, len(then) + _width(carried)
             start = len(then)
             if unit == " ":
                 continue
