@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import inputs
+from ..pipeline import seal
 
 #: The layout of a memo file; a file of another format is an empty memo.
 FORMAT = 2
@@ -41,7 +42,7 @@ class Memo:
 
     def _read(self) -> dict[str, Any]:
         try:  # as every cache is read: a regular file, of bounded size, not through a link
-            found = inputs.read(self._root / self._name, limit=LIMIT, follow=False)
+            found = seal.read(self._root / self._name, limit=LIMIT)
             data = None if found is None else marshal.loads(zlib.decompress(found))
         except (inputs.InputFileError, EOFError, ValueError, TypeError, zlib.error):
             return {}
@@ -67,9 +68,7 @@ class Memo:
         """Write what this build used, when that differs from what the file holds."""
         if self._used == self._known:
             return
-        from ..pipeline import output
-
         data = marshal.dumps(
             {"fingerprint": self._fingerprint, "format": FORMAT, "pages": self._used}
         )
-        output.write_cache(self._root, self._name, zlib.compress(data, 1))
+        seal.write_cache(self._root, self._name, zlib.compress(data, 1))

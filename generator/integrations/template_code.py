@@ -4,7 +4,7 @@ Every MkDocs build compiles each template it uses into Python code again (Materi
 about thirty), in every language's build: on a rebuild through the memos, that is about a
 tenth of the work. Jinja's bytecode cache is made for this; this one keeps the code in one
 file of the project's cache folder, shared by the languages (they use the same templates)
-and written as every cache file is, whole and atomically (``pipeline.output.write_cache``).
+and written as every cache file is, whole and atomically (``pipeline.seal.write_cache``).
 
 Jinja judges each entry itself: its header names Jinja's format and Python's version, and
 its checksum the template's source, so a template edited or a Python upgraded is compiled
@@ -21,7 +21,7 @@ from typing import Any
 from jinja2 import BytecodeCache
 
 from .. import inputs
-from ..pipeline import stamp
+from ..pipeline import seal, stamp
 
 NAME = f"{stamp.CACHE_DIR}/site-templates.bin"
 #: A file larger than this is not read (about a hundred times what Material's templates take).
@@ -38,7 +38,7 @@ class TemplateCode(BytecodeCache):
 
     def _read(self) -> dict[str, bytes]:
         try:  # as every cache is read: a regular file, of bounded size, not through a link
-            found = inputs.read(self._root / NAME, limit=LIMIT, follow=False)
+            found = seal.read(self._root / NAME, limit=LIMIT)
             data = None if found is None else marshal.loads(found)
         except (inputs.InputFileError, EOFError, ValueError, TypeError):
             return {}
@@ -63,8 +63,6 @@ class TemplateCode(BytecodeCache):
         language's build may have added some since this one read it)."""
         if not self._made:
             return
-        from ..pipeline import output
-
         merged = {**self._read(), **self._made}
-        output.write_cache(self._root, NAME, marshal.dumps(dict(sorted(merged.items()))))
+        seal.write_cache(self._root, NAME, marshal.dumps(dict(sorted(merged.items()))))
         self._known, self._made = merged, {}

@@ -27,7 +27,7 @@ from ..digest import digest
 from ..emit import Files
 from ..errors import ConfigError
 from ..registry.model import Registry
-from . import cache, forks, output, runtime
+from . import cache, forks, output, runtime, seal
 from . import pages as page_files
 
 if TYPE_CHECKING:
@@ -429,7 +429,7 @@ def _run(
         stamped=stamped if use_cache else None,
         manifest=output.previous(config.root, config.input_limit),
         stage=functools.partial(output.stage, config.root, owner=os.getpid()) if staged else None,
-        remember=functools.partial(output.write_cache, config.root) if staged else None,
+        remember=functools.partial(seal.write_cache, config.root) if staged else None,
         alongside=makers,
     )
     unlisted = unlisted_catalogs(config, registry)
@@ -731,11 +731,11 @@ def _write(
             known=catalog_run.hashes,
             settled=hashes,
         )
-    output.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    seal.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
     for path, record in sorted(catalog_run.cache.verdicts.items()):
-        output.write_cache(config.root, cache.verdicts_path(path), record)
+        seal.write_cache(config.root, cache.verdicts_path(path), record)
     for key in fresh:
-        output.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
+        seal.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
     # The stamp records what this run used, not what is on disk by now: an input saved
     # during the run then differs from the stamp, and the next run does the work.

@@ -43,6 +43,7 @@ from ..catalogs import plurals
 from ..diagnostics import Diagnostic
 from ..digest import digest
 from ..registry.model import Registry
+from . import seal
 
 CATALOGS = ".errorbook-cache/catalogs.json"
 REGISTRY = ".errorbook-cache/registry.pickle"
@@ -109,7 +110,7 @@ class CatalogCache:
         if self.root is None:
             return frozenset()
         try:
-            data = inputs.read(self.root / verdicts_path(path), follow=False)
+            data = seal.read(self.root / verdicts_path(path))
         except inputs.InputFileError:
             return frozenset()
         return _seals(data, salt) if data is not None else frozenset()
@@ -170,7 +171,7 @@ def load(root: Path) -> CatalogCache:
     """The cache of the project in ``root`` (empty when there is none, or when it is not a
     regular file of bounded size: a FIFO put there must not hang a run)."""
     try:
-        data = inputs.read(root / CATALOGS, follow=False)
+        data = seal.read(root / CATALOGS)
     except inputs.InputFileError:
         data = None
     found = CatalogCache.from_bytes(data) if data is not None else CatalogCache()
@@ -240,7 +241,7 @@ def load_registry(root: Path, key: str) -> Registry | None:
     hit has no diagnostic to repeat. The file is the project's own cache, as trusted as
     its virtual environment; anything unexpected in it is a miss."""
     try:
-        data = inputs.read(root / REGISTRY, follow=False, limit=_REGISTRY_LIMIT)
+        data = seal.read(root / REGISTRY, limit=_REGISTRY_LIMIT)
     except inputs.InputFileError:
         return None
     if data is None:

@@ -792,11 +792,38 @@ def _remove(root: Path, name: str, layout: Layout) -> None:
 def write_cache(root: Path, name: str, data: bytes) -> None:
     """A cache file (not an output: not in the manifest, git-ignored), replaced atomically.
     Not through a link either: a cache that is not written only costs the next run its
-    shortcut."""
+    shortcut. Every cache file but the stamp is sealed first (:func:`.seal.write_cache`)."""
     if _first_link(os.path.abspath(root), name.split("/")) is not None:
         return
     with contextlib.suppress(OSError):
         _replace(root / name, data)
+
+
+def create_private(path: Path, data: bytes, *, replace: bool = False) -> bool:
+    """``data`` as a new file at ``path`` that only its owner can read, in a folder made for
+    its owner alone (the key of cache seals, see :mod:`.seal`). The file is made beside
+    ``path``, then linked into place: of two processes that make it at once, the first one's
+    stays, and nobody reads half of it. What is at ``path`` already stays there unless
+    ``replace``; False when it did. Raises OSError when the file cannot be made."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    made = path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}"
+    descriptor = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+        if replace:
+            os.replace(made, path)
+            return True
+        try:
+            os.link(made, path)
+        except FileExistsError:
+            return False  # another process's, made first, or a file that is no key
+        except OSError:  # a file system without hard links
+            os.replace(made, path)
+        return True
+    finally:
+        if os.path.lexists(made):
+            os.unlink(made)
 
 
 def _prune(folder: Path, stop: Path) -> None:

@@ -30,6 +30,7 @@ rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages"
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
+seal = importlib.import_module("errorbook.pipeline.seal")
 SERVING = importlib.import_module("errorbook.commands.site").SERVING
 LANG = "de"
 
@@ -196,21 +197,21 @@ def test_a_damaged_memo_is_an_empty_one(
     every = {"converted": pages, "indexed": pages, "laid out": pages}
     templates = tmp_path / template_code.NAME
     for memo in [*_memos(tmp_path), templates]:
-        memo.write_bytes(memo.read_bytes()[:-40])
+        memo.write_bytes(seal.seal(_unsealed(memo)[:-40]))  # cut short, under a good seal
     assert _build(site, tmp_path / "damaged", counted) == expected
     assert counted == {**every, "compiled": compiled}
     # Well-formed files whose records are not what a build keeps: each record is a miss.
     for memo in _memos(tmp_path):
-        data = marshal.loads(zlib.decompress(memo.read_bytes()))
+        data = marshal.loads(zlib.decompress(_unsealed(memo)))
         data["pages"] = {key: {"content": 1} for key in data["pages"]}
-        memo.write_bytes(zlib.compress(marshal.dumps(data)))
-    code = marshal.loads(templates.read_bytes())
-    templates.write_bytes(marshal.dumps({key: b"j2" + bytes(40) for key in code}))
+        memo.write_bytes(seal.seal(zlib.compress(marshal.dumps(data))))
+    code = marshal.loads(_unsealed(templates))
+    templates.write_bytes(seal.seal(marshal.dumps({key: b"j2" + bytes(40) for key in code})))
     assert _build(site, tmp_path / "odd", counted) == expected
     assert counted == {**every, "compiled": compiled}
     # A file of another kind, JSON as memos were once written: an empty memo.
     for memo in [*_memos(tmp_path), templates]:
-        memo.write_bytes(zlib.compress(json.dumps({"format": 2, "pages": {}}).encode()))
+        memo.write_bytes(seal.seal(zlib.compress(json.dumps({"format": 2, "pages": {}}).encode())))
     assert _build(site, tmp_path / "json", counted) == expected
     assert counted == {**every, "compiled": compiled}
     # A FIFO where a memo or the compiled templates were: refused, never waited on.
@@ -219,6 +220,12 @@ def test_a_damaged_memo_is_an_empty_one(
         os.mkfifo(memo)
     assert _build(site, tmp_path / "fifo", counted) == expected
     assert counted == {**every, "compiled": compiled}
+
+
+def _unsealed(path: Path) -> bytes:
+    data = seal.unseal(path.read_bytes())
+    assert isinstance(data, bytes)  # written by this user's errorbook
+    return data
 
 
 def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:

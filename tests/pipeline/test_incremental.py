@@ -25,7 +25,7 @@ from generator.catalogs import catalog, paths, pofile
 from generator.catalogs import process as catalogs
 from generator.emit import jsondata, python
 from generator.emit.site import pages as site
-from generator.pipeline import build, cache, output, stamp
+from generator.pipeline import build, cache, output, seal, stamp
 from generator.registry import loader
 
 from ..conftest import ROOT, Run
@@ -696,7 +696,9 @@ def test_a_damaged_registry_cache_is_a_miss(
 ) -> None:
     run("generate", cwd=project)
     path = project / cache.REGISTRY
-    path.write_bytes(damage(path.read_bytes()))
+    data = seal.unseal(path.read_bytes())
+    assert data is not None
+    path.write_bytes(seal.seal(damage(data)))
     calls = loads(monkeypatch)
     edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
     result = run("generate", cwd=project)

@@ -1,0 +1,187 @@
+"""Cache files someone else wrote are not errorbook's: a commit that adds files to the
+git-ignored .errorbook-cache/ must not run code, skip checks or put HTML on the site."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import pickle
+import stat
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from generator.integrations import memo, template_code
+from generator.pipeline import cache, seal
+
+from ..conftest import ROOT, errorbook_process, make_project
+
+
+class _Payload:
+    """What a hostile pickle holds: unpickling it runs ``code``."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (exec, (self.code,))
+
+
+@pytest.fixture
+def own_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """This test's user: a cache folder of its own, and no key read yet in this process."""
+    folder = tmp_path / "user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.setattr(seal, "_key", None)
+    return folder
+
+
+def test_a_planted_registry_pickle_is_not_loaded(tmp_path: Path, own_key: Path) -> None:
+    root = make_project(tmp_path / "project")
+    assert errorbook_process(root, "generate").returncode == 0
+    # A clone of a commit that added the cache file: the right key, but a pickle that runs
+    # code; the registry's key is public (its file's bytes, its names, errorbook's code).
+    for name in os.listdir(root / ".errorbook-cache"):
+        path = root / ".errorbook-cache" / name
+        if path.is_file():
+            path.unlink()
+    marker = tmp_path / "ran"
+    key = cache.registry_key((root / "codes.yaml").read_bytes(), "codes.yaml", "codes.yaml")
+    body = pickle.dumps(_Payload(f"open({str(marker)!r}, 'w').write('ran')"))
+    (root / cache.REGISTRY).write_bytes(key.encode("ascii") + b"\n" + body)
+    result = errorbook_process(root, "generate")
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists()
+    assert errorbook_process(root, "check").returncode == 0
+
+
+def test_a_registry_cache_sealed_by_another_user_is_a_miss(
+    tmp_path: Path, own_key: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_project(tmp_path / "project")
+    assert errorbook_process(root, "generate").returncode == 0
+    key = cache.registry_key((root / "codes.yaml").read_bytes(), "codes.yaml", "codes.yaml")
+    registry = cache.load_registry(root, key)
+    assert registry is not None  # this user's own cache is used
+    monkeypatch.setattr(seal, "_key", b"\x01" * 32)  # another user's key
+    (root / cache.REGISTRY).write_bytes(seal.seal(cache.registry_bytes(registry, key)))
+    monkeypatch.setattr(seal, "_key", None)
+    assert cache.load_registry(root, key) is None
+
+
+def _registry_cache(root: Path) -> bytes:
+    key = "0" * 64
+    return key.encode("ascii") + b"\n" + pickle.dumps(["not a registry"])
+
+
+def _memo_file(fingerprint: str) -> bytes:
+    data = {"fingerprint": fingerprint, "format": memo.FORMAT, "pages": {"x.md": ["<p>"]}}
+    return zlib.compress(marshal.dumps(data), 1)
+
+
+@pytest.mark.parametrize("sealed", [False, True])
+def test_the_site_memos_and_compiled_templates_take_only_sealed_files(
+    tmp_path: Path, own_key: Path, sealed: bool
+) -> None:
+    """The site build's caches, planted as their writers make them: used only when sealed
+    with this user's key."""
+    (tmp_path / ".errorbook-cache").mkdir()
+    wrap = seal.seal if sealed else (lambda data: data)
+    (tmp_path / template_code.NAME).write_bytes(wrap(marshal.dumps({"t.html": b"code"})))
+    assert bool(template_code.TemplateCode(tmp_path)._known) is sealed
+    name = ".errorbook-cache/site-pages-x.memo"
+    (tmp_path / name).write_bytes(wrap(_memo_file("print")))
+    assert bool(memo.Memo(tmp_path, name, "print")._known) is sealed
+
+
+@pytest.mark.parametrize("sealed", [False, True])
+def test_the_catalog_cache_and_verdicts_take_only_sealed_files(
+    tmp_path: Path, own_key: Path, sealed: bool
+) -> None:
+    """A record of verdicts spares translations their checks, and the catalog cache spares
+    PO files their merge: planted, they are ignored."""
+    (tmp_path / ".errorbook-cache" / "verdicts").mkdir(parents=True)
+    written = cache.CatalogCache(written={"x.po": cache.Written("k", "p", None)})
+    record = cache.verdicts_bytes("salt", frozenset({b"s" * cache.SEAL_SIZE}))
+    if sealed:
+        seal.write_cache(tmp_path, cache.CATALOGS, written.to_bytes())
+        seal.write_cache(tmp_path, cache.verdicts_path("x.po"), record)
+    else:
+        (tmp_path / cache.CATALOGS).write_bytes(written.to_bytes())
+        (tmp_path / cache.verdicts_path("x.po")).write_bytes(record)
+    found = cache.load(tmp_path)
+    assert bool(found.written) is sealed
+    assert bool(found.known("x.po", "salt")) is sealed
+
+
+def test_a_seal_holds_only_over_the_same_bytes_under_the_same_key(own_key: Path) -> None:
+    sealed = seal.seal(b"data")
+    assert seal.unseal(sealed) == b"data"
+    assert seal.unseal(sealed[:-1] + b"x") is None
+    assert seal.unseal(sealed[:-1]) is None
+    assert seal.unseal(sealed[: len(seal.MAGIC) + 5]) is None
+    assert seal.unseal(b"data") is None
+    assert seal.unseal(None) is None
+    flipped = bytearray(sealed)
+    flipped[len(seal.MAGIC)] ^= 1
+    assert seal.unseal(bytes(flipped)) is None
+    seal._key = b"\x02" * 32
+    assert seal.unseal(sealed) is None
+
+
+def test_the_key_lives_in_the_users_cache_folder_readable_by_the_user_alone(
+    own_key: Path,
+) -> None:
+    made = seal.key()
+    path = own_key / "errorbook" / seal.KEY_FILE
+    assert path.read_bytes() == made and len(made) == 32
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert [p.name for p in path.parent.iterdir()] == [seal.KEY_FILE]  # nothing left over
+
+
+def test_a_relative_xdg_cache_home_is_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert seal.key_folder() == tmp_path / ".cache" / "errorbook"
+
+
+def _keys_of(count: int, env: dict[str, str]) -> set[str]:
+    """The key each of ``count`` processes, started at once, reads or makes."""
+    code = "from generator.pipeline import seal; print(seal.key().hex())"
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            env={**env, "PYTHONPATH": str(ROOT)},
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(count)
+    ]
+    return {process.communicate(timeout=60)[0].strip() for process in started}
+
+
+def test_processes_that_start_at_once_share_one_key(own_key: Path) -> None:
+    keys = _keys_of(6, dict(os.environ))
+    assert len(keys) == 1
+    assert keys == {(own_key / "errorbook" / seal.KEY_FILE).read_bytes().hex()}
+
+
+def test_a_key_file_that_is_not_a_key_is_replaced(own_key: Path) -> None:
+    path = own_key / "errorbook" / seal.KEY_FILE
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"short")
+    made = seal.key()
+    assert len(made) == 32 and path.read_bytes() == made
+
+
+def test_without_a_cache_folder_each_process_has_a_key_of_its_own(tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    keys = _keys_of(2, {**os.environ, "XDG_CACHE_HOME": str(blocked)})
+    assert len(keys) == 2 and all(len(k) == 64 for k in keys)
