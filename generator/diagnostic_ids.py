@@ -174,6 +174,11 @@ IDS: dict[str, str] = {
     "not exist.",
     "E-PLURAL-NPLURALS": "A catalog declares a number of plural forms no language has.",
     "E-PLURAL-TOO-MANY-FORMS": "An entry has more plural forms than its catalog's header allows.",
+    "W-PLURAL-FORMS-REPLACED": "The generate command replaced a catalog's own Plural-Forms "
+    "header with errorbook's rule for its language.",
+    "E-PLURAL-FORMS-WOULD-DROP": "A catalog's own Plural-Forms header has more forms than "
+    "errorbook's rule for its language, and translations fill forms a merge would drop: "
+    "generate leaves the file as it is.",
     # Recovery and retry
     "E-RECOVERY-NO-STEPS": "A code's recovery lists no steps.",
     "E-RETRY-NO-LIMIT": "A bounded retry policy names no limit to cap the attempts.",

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .. import inputs
-from ..diagnostics import Diagnostics, Mark
+from ..diagnostics import Diagnostic, Diagnostics, Mark
 from ..digest import digest
 from ..pipeline import forks
 from ..pipeline.cache import (
@@ -31,7 +31,7 @@ from ..pipeline.cache import (
 )
 from ..pipeline.output import Output, Stored, sha256_of
 from ..registry.model import Registry
-from . import catalog, checks, pofile
+from . import catalog, checks, plurals, pofile
 from .checks import Counts
 from .entries import DOMAINS, code_names, entries, message_contexts
 from .paths import NAMES, mo_path, po_path, pot_path
@@ -100,6 +100,9 @@ class CatalogRun:
     # the file it leaves), and of the files as they are on disk (what `check` reports).
     problems: Diagnostics = field(default_factory=Diagnostics)
     on_disk: Diagnostics = field(default_factory=Diagnostics)
+    # What a merge changed that a translator wrote on purpose (a Plural-Forms header of
+    # their own): said by the `generate` that changed it, and never again.
+    changes: Diagnostics = field(default_factory=Diagnostics)
     counts: dict[tuple[str, str], Counts] = field(default_factory=dict)  # as written
     cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
     same: list[str] = field(default_factory=list)  # PO files that stay as they are
@@ -283,7 +286,10 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     else:
         name = job.names[domain]
         named = {"name": name} if name != domain else {}  # by default, the 4-argument call
+        was = parsed.plural_forms if parsed is not None else ""
         merged = catalog.merge(registry, domain, locale, parsed, **named)
+        if parsed is not None and checked is not None:
+            _plural_forms_replaced(run, checked.problems, was, merged.plural_forms)
         # A locale's catalogs are large: hold one at a time where possible, and let the
         # file's bytes go before the merged catalog is written.
         parsed = data = None
@@ -346,6 +352,24 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
         forks.spare(locals())
 
 
+def _plural_forms_replaced(
+    run: CatalogRun, problems: Sequence[Diagnostic], was: str, now: str
+) -> None:
+    """Say that the merge replaced the translator's own Plural-Forms (which the checks of
+    the file as read found) with errorbook's rule, and what it was."""
+    for problem in problems:
+        if problem.id == "E-PLURAL-FORMS-MISMATCH":
+            run.changes.warning(
+                "W-PLURAL-FORMS-REPLACED",
+                problem.mark,
+                f"Plural-Forms was '{was}'; errorbook wrote its rule for the language in "
+                f"its place: {now}",
+                "errorbook's rule decides which msgstr[N] a count picks, so it is the same "
+                "in every catalog of a language; if it is wrong for the language, report "
+                "it to errorbook's maintainers",
+            )
+
+
 #: The kinds of task :func:`process` forks: a locale's catalogs, a POT file (by domain), and
 #: the caller's own task (``alongside``).
 LOCALE, TEMPLATE, ALONGSIDE = "locale", "template", "alongside"
@@ -366,6 +390,46 @@ def _task(
     return _locale(name)
 
 
+def _forms_dropped(parsed: catalog.StableCatalog, path: str, locale: str) -> Diagnostics:
+    """Translations the merge would lose: a Plural-Forms header of the translator's own
+    with more forms than errorbook's rule for ``locale``, and entries that fill those forms.
+    The merge writes errorbook's rule and keeps as many forms as it has, so the file is
+    left as it is until a person decides what the extra forms become."""
+    found = Diagnostics()
+    rule = plurals.lookup(locale)
+    if rule is None or parsed.num_plurals <= rule.count:
+        return found
+    lost = [
+        message
+        for message in parsed
+        if message.id
+        and isinstance(message.string, (tuple, list))
+        and any(message.string[rule.count :])
+    ]
+    if not lost:
+        return found
+    first = lost[0]
+    rows = parsed.rows
+    line = (first.lineno or 1) - 1
+    form = f"msgstr[{rule.count}]"
+    while line < len(rows) and not rows[line].startswith(form):
+        line += 1
+    shown = len(lost)
+    found.error(
+        "E-PLURAL-FORMS-WOULD-DROP",
+        Mark(path, line + 1 if line < len(rows) else first.lineno or 1, 1),
+        f"Plural-Forms declares {parsed.num_plurals} forms, but errorbook's rule for "
+        f"'{locale}' has {rule.count}: generate would drop this {form} and the extra "
+        f"forms of {shown - 1} other entr{'y' if shown == 2 else 'ies'}"
+        if shown > 1
+        else f"Plural-Forms declares {parsed.num_plurals} forms, but errorbook's rule for "
+        f"'{locale}' has {rule.count}: generate would drop this {form}",
+        f"say what the extra forms say in msgstr[0] to msgstr[{rule.count - 1}], remove "
+        f"the extra lines, and set Plural-Forms to: {rule.header}",
+    )
+    return found
+
+
 def _review(
     data: bytes,
     path: str,
@@ -383,6 +447,9 @@ def _review(
     )
     if problems.has_errors:
         return problems
+    dropped = _forms_dropped(parsed, path, locale)
+    if dropped.has_errors:
+        return dropped
     # The catalog as read keeps the file's lines (see StableCatalog.raw_entry): the checks
     # place their problems in those, with no second copy of the text.
     found, tally = checks.review(
@@ -726,6 +793,7 @@ def process(
         run.unreadable.extend(part.unreadable)
         run.problems.extend(part.problems)
         run.on_disk.extend(part.on_disk)
+        run.changes.extend(part.changes)
         run.counts.update(part.counts)
         run.cache.written.update(part.cache.written)
         run.cache.checked.update(part.cache.checked)

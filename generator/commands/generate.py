@@ -80,6 +80,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         use_cache=not args.force,
     )
     report(catalog_run.problems)
+    report(catalog_run.changes)
     changed = [r for r in results if r.status not in ("unchanged", "left")]
     left = [r for r in results if r.status == "left"]
     for result in sorted([*changed, *left], key=lambda r: r.path):

@@ -322,6 +322,65 @@ def test_another_tools_entry_with_more_plural_forms_than_the_rule_stops_generate
     assert target.read_text("utf-8") == text
 
 
+THREE_FORMS = "nplurals=3; plural=(n==1 ? 0 : n==2 ? 1 : 2);"
+
+
+def _third_form(text: str) -> tuple[str, int]:
+    """``text`` with a third form after ITEMS_REFUSED's second, and that form's line."""
+    rows = text.split("\n")
+    at = rows.index('msgctxt "ITEMS_REFUSED"')
+    second = next(n for n in range(at, len(rows)) if rows[n].startswith("msgstr[1] "))
+    rows.insert(second + 1, 'msgstr[2] "Zwei Artikel wurden abgelehnt."')
+    return "\n".join(rows), second + 2
+
+
+def test_a_translators_plural_forms_whose_extra_forms_hold_text_stop_generate(
+    run: Run, translated: Path
+) -> None:
+    """Merged, the file would get errorbook's two German forms, and the third form a
+    translator wrote would be gone without a word: the file is left as it is, and the
+    problem points at that form."""
+    target = po(translated, "de")
+    text, line = _third_form(
+        target.read_text("utf-8").replace("nplurals=2; plural=(n != 1);", THREE_FORMS, 1)
+    )
+    target.write_text(text, "utf-8")
+    result = run("generate", cwd=translated)
+    assert result.code == 1
+    assert (
+        f"messages.po:{line}:1: error: Plural-Forms declares 3 forms, but errorbook's rule"
+        in result.err
+    )
+    assert "[E-PLURAL-FORMS-WOULD-DROP]" in result.err
+    assert target.read_text("utf-8") == text
+    assert run("check", cwd=translated).code == 1
+
+
+@pytest.mark.parametrize(
+    "header", ["nplurals=2; plural=(n > 1);", THREE_FORMS], ids=["other rule", "empty third form"]
+)
+def test_generate_says_what_plural_forms_it_replaced(
+    run: Run, translated: Path, header: str
+) -> None:
+    """A header of the translator's own, where no translation is lost, becomes errorbook's
+    rule; generate says so, once, with what was there."""
+    target = po(translated, "de")
+    text = target.read_text("utf-8").replace("nplurals=2; plural=(n != 1);", header, 1)
+    if header == THREE_FORMS:
+        text = _third_form(text)[0].replace(
+            'msgstr[2] "Zwei Artikel wurden abgelehnt."', 'msgstr[2] ""'
+        )
+    target.write_text(text, "utf-8")
+    result = run("generate", cwd=translated)
+    assert result.code == 0, result.err
+    assert f"warning: Plural-Forms was '{header}'; errorbook wrote its rule" in result.err
+    assert "[W-PLURAL-FORMS-REPLACED]" in result.err
+    assert '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"' in target.read_text("utf-8")
+    again = run("generate", cwd=translated)
+    assert "W-PLURAL-FORMS-REPLACED" not in again.err and again.out.startswith("0 files changed")
+    assert run("check", cwd=translated).code == 0
+
+
 @pytest.mark.parametrize(
     ("line", "words"),
     [
