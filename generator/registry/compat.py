@@ -692,9 +692,10 @@ def version_problems(old: Registry, new: Registry, changes: list[Change]) -> Dia
             and change.new != new.meta.version
             and semver(new.meta.version) > semver(old.meta.version)
         ):
+            code = new.code(change.name)
             found.error(
                 "E-VERSION-SINCE-NEW",
-                new.code(change.name).mark,
+                code.since_mark if code.since_mark.line else code.mark,
                 f"code {change.name} is new in {new.meta.version} but says since {change.new}",
                 f"set since: {new.meta.version}",
             )

@@ -315,6 +315,7 @@ class Code:
     extra: FrozenMap = field(default_factory=FrozenMap)  # values of declared fields, by name
     parent: str | None = None  # the code named by everything before the last '.' of a sub-code
     mark: Mark = field(default=Mark("", 0, 0), compare=False)
+    since_mark: Mark = field(default=Mark("", 0, 0), compare=False)  # where 'since' is written
 
     @property
     def hint(self) -> str:

@@ -357,14 +357,16 @@ def test_breaking_changes_need_a_major_bump(run: Run, tmp_path: Path) -> None:
 
 
 def test_a_new_code_must_say_since_the_new_version() -> None:
+    """At the value to change: the code's since line (it was the code's name)."""
     added = bump(
         _with_new_code("1.2.0"),
         "1.3.0",
     )
     old, new = registry(BASE), registry(added)
     problems = compat.version_problems(old, new, compat.diff(old, new))
+    since = place(added, "since: 1.2.0\nlimits:", len("since: "))
     assert [item.render(with_id=True) for item in problems.sorted()] == [
-        f"codes.yaml:{place(added, 'NEW_ONE:')}: error: code NEW_ONE is new in 1.3.0 but "
+        f"codes.yaml:{since}: error: code NEW_ONE is new in 1.3.0 but "
         "says since 1.2.0 (set since: 1.3.0) [E-VERSION-SINCE-NEW]"
     ]
 

@@ -298,6 +298,7 @@ def read_code(
         recovery=recovery,
         retry=retry,
         since=since,
+        since_mark=f.mark("since") if since is not None else Mark("", 0, 0),
         limits=tuple(limits),
         related=tuple(related),
         http=http,
