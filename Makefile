@@ -47,7 +47,7 @@ site-build: $(STAMP)
 # errorbook's own site text: extract it from the templates, merge it into each language.
 # pybabel update dates every file it writes: a file whose text did not change is put back.
 site-strings: $(STAMP)
-	$(BIN)/pybabel extract -F templates/site/i18n/babel.cfg -k t -k tp -k plain -k tn:1,2 -k tpn:1,2 --no-location \
+	$(BIN)/pybabel extract -F templates/site/i18n/babel.cfg -k t -k tp -k plain -k label -k tn:1,2 -k tpn:1,2 --no-location \
 		--no-wrap --sort-output --omit-header -o templates/site/i18n/site.pot .
 	for po in templates/site/i18n/*.po; do \
 		[ -e "$$po" ] || continue; lang=$$(basename "$$po" .po); cp -p "$$po" "$$po.before"; \

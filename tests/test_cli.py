@@ -520,6 +520,25 @@ def test_explain_writes_its_own_lines_in_the_readers_language(run: Run, tmp_path
     assert "; client must act\n" in english
 
 
+def test_explain_heads_declared_fields_and_the_docs_link_in_the_readers_language(
+    run: Run, tmp_path: Path
+) -> None:
+    """The two headings the site has no words of its own for (it shows fields inline)."""
+    text = MINIMAL.replace(
+        "codes:\n",
+        "fields:\n  ticket:\n    type: string\n    description: The tracker's ticket.\ncodes:\n",
+        1,
+    ).replace("    since: 1.0.0\n", "    since: 1.0.0\n    ticket: T-7\n", 1)
+    root = make_project(tmp_path / "p", text)
+    german = _site_words("de")
+    out = run("explain", "DOOR_CLOSED", "--locale", "de", cwd=root).out
+    assert f"\n{german['Fields']}:\n  ticket: T-7\n" in out
+    assert f"\n{german['Docs']}: https://" in out
+    assert "Fields:" not in out and "Docs:" not in out
+    english = run("explain", "DOOR_CLOSED", cwd=root).out
+    assert "\nFields:\n  ticket: T-7\n" in english and "\nDocs:     https://" in english
+
+
 def _columns(line: str) -> int:
     import unicodedata
 

@@ -546,7 +546,7 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
         ]
     given = [(f.name, code.extra[f.name]) for f in registry.fields if f.name in code.extra]
     if given:
-        lines += ["", "Fields:"]
+        lines += ["", "Fields:" if source else label("Fields") + ":"]
         for name, value in given:
             if isinstance(value, bool):
                 text = label("yes") if value else label("no")
@@ -555,7 +555,8 @@ def as_text(registry: Registry, code: Code, words: Words | None = None) -> str:
             else:
                 text = str(value)
             lines.append(_para(f"{name}: {text}"))
-    lines += ["", f"Docs:     {shown['docs_url']}"]
+    docs = "Docs:     " if source else label("Docs") + ": "
+    lines += ["", f"{docs}{shown['docs_url']}"]
     return "\n".join(lines) + "\n"
 
 
