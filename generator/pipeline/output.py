@@ -792,7 +792,7 @@ def _remove(root: Path, name: str, layout: Layout) -> None:
 def write_cache(root: Path, name: str, data: bytes) -> None:
     """A cache file (not an output: not in the manifest, git-ignored), replaced atomically.
     Not through a link either: a cache that is not written only costs the next run its
-    shortcut. Every cache file but the stamp is sealed first (:func:`.seal.write_cache`)."""
+    shortcut. Every cache file comes sealed (:func:`.seal.write_cache`, ``stamp._dump``)."""
     if _first_link(os.path.abspath(root), name.split("/")) is not None:
         return
     with contextlib.suppress(OSError):

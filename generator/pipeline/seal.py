@@ -12,9 +12,10 @@ does not hold is a miss, as a damaged one is: the run does the work and writes i
 Where that folder cannot be read or written, each process makes a key of its own: the
 caches then serve only the process that wrote them, which is slower and as safe.
 
-The stamp (``pipeline.stamp``) is not sealed: a no-op run does not import hashlib, and the
-stamp proves nothing on another machine, since it names each library's file by its size and
-modification time in nanoseconds, which installing the libraries sets anew.
+The stamp (``pipeline.stamp``) is sealed too: it vouches for files by their hashes, and a
+planted one could name the hashes of files someone changed. A no-op run reads the key and
+checks the stamp's seal with this module's lightest part (:func:`known_key`, :func:`unseal`):
+hmac and os, nothing of errorbook's own.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
-from pathlib import Path
+import stat
 
-from .. import inputs
-from . import output
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: What a sealed file starts with, before the HMAC-SHA256 of the rest.
 MAGIC = b"errorbook-seal-1\n"
@@ -37,49 +38,94 @@ KEY_FILE = "cache-key"
 _key: bytes | None = None
 
 
-def key_folder() -> Path | None:
-    """Where the key lives: ``$XDG_CACHE_HOME/errorbook``, or ``~/.cache/errorbook``; None
-    where neither can be named (no home folder)."""
+def key_path() -> str | None:
+    """Where the key lives: ``$XDG_CACHE_HOME/errorbook/cache-key``, or
+    ``~/.cache/errorbook/cache-key``; None where neither can be named (no home folder, or
+    an empty or relative one)."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # the XDG rule: a relative value is ignored
-        try:
-            base = str(Path.home() / ".cache")
-        except (RuntimeError, KeyError):
+        if os.environ.get("HOME") == "":
+            return None  # expanduser would answer "/"
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
             return None
-    return Path(base) / "errorbook"
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "errorbook", KEY_FILE)
+
+
+def key_folder() -> Path | None:
+    """The folder :func:`key_path` names."""
+    from pathlib import Path
+
+    path = key_path()
+    return Path(path).parent if path is not None else None
 
 
 def key() -> bytes:
-    """This user's key, read once per process (a forked worker inherits it)."""
+    """This user's key, read once per process (a forked worker inherits it), made the first
+    time it is needed."""
     global _key
     if _key is None:
-        folder = key_folder()
-        found = _read_or_make(folder / KEY_FILE) if folder is not None else None
-        _key = found if found is not None else secrets.token_bytes(_KEY_SIZE)
+        path = key_path()
+        found = _read_or_make(path) if path is not None else None
+        if found is None:
+            import secrets
+
+            found = secrets.token_bytes(_KEY_SIZE)
+        _key = found
     return _key
 
 
-def _read_or_make(path: Path) -> bytes | None:
+def known_key() -> bytes | None:
+    """This user's key when this process has one or the key file holds one; never makes
+    one (a run that finds no key has nothing sealed to read)."""
+    global _key
+    if _key is None:
+        path = key_path()
+        _key = _read(path) if path is not None else None
+    return _key
+
+
+def _read_or_make(path: str) -> bytes | None:
     """The key in ``path``, made there if there is none (or what is there is not a key);
     None if it can be neither read nor made."""
+    import secrets
+    from pathlib import Path
+
+    from . import output
+
     found = _read(path)
     if found is not None:
         return found
     try:
-        if not output.create_private(path, secrets.token_bytes(_KEY_SIZE)) and _read(path) is None:
-            output.create_private(path, secrets.token_bytes(_KEY_SIZE), replace=True)
+        made = output.create_private(Path(path), secrets.token_bytes(_KEY_SIZE))
+        if not made and _read(path) is None:
+            output.create_private(Path(path), secrets.token_bytes(_KEY_SIZE), replace=True)
     except OSError:
         return None
     return _read(path)
 
 
-def _read(path: Path) -> bytes | None:
-    """The key in ``path``, or None: missing, not a regular file, or not a key's size."""
+def _read(path: str) -> bytes | None:
+    """The key in ``path``, or None: missing, a link, not a regular file of a key's size, or
+    one that another user owns or could read or write."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        data = inputs.read(path, follow=False, limit=_KEY_SIZE + 1)
-    except inputs.InputFileError:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return None
-    return data if data is not None and len(data) == _KEY_SIZE else None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != _KEY_SIZE:
+            return None
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+            return None
+        data = os.read(fd, _KEY_SIZE + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) == _KEY_SIZE else None
 
 
 def _mac(data: bytes) -> bytes:
@@ -93,8 +139,9 @@ def seal(data: bytes) -> bytes:
 
 def unseal(data: bytes | None) -> bytes | None:
     """The bytes :func:`seal` sealed in ``data`` with this user's key; None when ``data`` is
-    None, not sealed, or sealed under another key or over other bytes."""
-    if data is None or not data.startswith(MAGIC):
+    None, not sealed, or sealed under another key or over other bytes, or when there is no
+    key yet (nothing can have been sealed with it)."""
+    if data is None or not data.startswith(MAGIC) or known_key() is None:
         return None
     start = len(MAGIC) + _MAC_SIZE
     body = data[start:]
@@ -106,6 +153,8 @@ def unseal(data: bytes | None) -> bytes | None:
 def write_cache(root: Path, name: str, data: bytes) -> None:
     """``data`` sealed, as the cache file ``name`` in ``root`` (see
     :func:`.output.write_cache`)."""
+    from . import output
+
     output.write_cache(root, name, seal(data))
 
 
@@ -113,6 +162,8 @@ def read(path: Path, limit: int | None = None) -> bytes | None:
     """A cache file's bytes, unsealed: read as every cache is (a regular file, of bounded
     size, never through a link; :class:`inputs.InputFileError` otherwise), None when it is
     missing or its seal does not hold."""
+    from .. import inputs
+
     if limit is None:
         found = inputs.read(path, follow=False)
     else:

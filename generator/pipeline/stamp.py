@@ -16,9 +16,13 @@ libraries and list of inputs, no output reached through a link, and every input 
 holding, byte for byte, what the run used. Unlike a no-op ``generate``, it trusts no size or
 mtime: it hashes every file again, since a file can be edited and given its mtime back.
 
-This module imports only the standard library's lightest modules: a plain ``errorbook
-generate`` calls :func:`fresh_from` before it imports argparse or reads pyproject.toml, so a
-no-op run costs little more than starting Python.
+The stamp is sealed with this user's key (:mod:`.seal`), as every cache file is: it vouches
+for files by their hashes, so one that a commit planted, naming the hashes of files someone
+changed, must count for nothing.
+
+This module imports only the standard library's lightest modules (and ``seal``'s, hmac among
+them): a plain ``errorbook generate`` calls :func:`fresh_from` before it imports argparse or
+reads pyproject.toml, so a no-op run costs little more than starting Python.
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ def _entry(path: str, known: Entry | None) -> Entry | None:
             return None  # a FIFO or a device is never read here (it could block or not end)
         if known is not None and known[0] == info.st_size and known[1] == info.st_mtime_ns:
             return known  # same size and mtime: the recorded hash stands
-        import hashlib  # only when a stat changed: OpenSSL is a noticeable part of a no-op
+        import hashlib
 
         with open(path, "rb") as stream:
             digest = hashlib.sha256(stream.read()).hexdigest()
@@ -313,7 +317,10 @@ def _input_entry(path: str, read: Mapping[str, Output], hashes: Mapping[str, str
 
 
 def _dump(data: dict[str, object]) -> bytes:
-    return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
+    """The stamp's bytes: its JSON, sealed (see :mod:`.seal`)."""
+    from . import seal
+
+    return seal.seal((json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8"))
 
 
 #: A stamp is a few megabytes even for 10,000 codes in 30 languages.
@@ -321,9 +328,19 @@ _STAMP_LIMIT = 256 * 1024 * 1024
 
 
 def _stamp_bytes(path: str) -> bytes:
-    """The stamp's bytes. It sits in a git-ignored folder anyone can write to, so it is read
-    as any input is: a regular file of bounded size, never a FIFO or a device (OSError
-    otherwise, which makes the run take the ordinary way)."""
+    """The stamp's JSON. It sits in a git-ignored folder anyone can write to, and a commit
+    can add one, so it is read as any input is (a regular file of bounded size, never a FIFO
+    or a device) and taken only under this user's seal (see :mod:`.seal`); OSError
+    otherwise, which makes the run take the ordinary way."""
+    from . import seal
+
+    found = seal.unseal(_read_stamp(path))
+    if found is None:
+        raise OSError(f"{path}: not sealed with this user's key")
+    return found
+
+
+def _read_stamp(path: str) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(path, flags)
     try:

@@ -3,6 +3,8 @@ git-ignored .errorbook-cache/ must not run code, skip checks or put HTML on the 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import marshal
 import os
 import pickle
@@ -11,11 +13,12 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from generator.integrations import memo, template_code
-from generator.pipeline import cache, seal
+from generator.pipeline import cache, seal, stamp
 
 from ..conftest import ROOT, errorbook_process, make_project
 
@@ -185,3 +188,65 @@ def test_without_a_cache_folder_each_process_has_a_key_of_its_own(tmp_path: Path
     blocked.write_text("not a folder")
     keys = _keys_of(2, {**os.environ, "XDG_CACHE_HOME": str(blocked)})
     assert len(keys) == 2 and all(len(k) == 64 for k in keys)
+
+
+def _stamp_of(root: Path) -> dict[str, Any]:
+    """The stamp's data, sealed or not (the planted one below is what a commit can hold)."""
+    raw = (root / stamp.STAMP).read_bytes()
+    data: dict[str, Any] = json.loads(seal.unseal(raw) or raw)
+    return data
+
+
+def _a_public_page(root: Path) -> Path:
+    return root / "demo_errors" / "codes.json"
+
+
+@pytest.mark.parametrize("command", ["check", "generate"])
+def test_a_planted_stamp_does_not_vouch_for_files_someone_else_changed(
+    tmp_path: Path, own_key: Path, command: str
+) -> None:
+    """A commit that changes a generated file and adds a stamp naming the new bytes: every
+    entry but the hashes is what anyone can write (an mtime of -1 makes errorbook hash the
+    file, and the libraries' stats are a public image's). Taken as errorbook's, it made
+    ``check`` pass and ``generate`` answer that nothing changed."""
+    root = make_project(tmp_path / "project")
+    assert errorbook_process(root, "generate").returncode == 0
+    # A second run checks the PO files the first one made, and records what check reports.
+    assert errorbook_process(root, "generate", "--force").returncode == 0
+    assert _stamp_of(root)["check"] is not None
+    data = _stamp_of(root)
+    page = _a_public_page(root)
+    page.write_text(page.read_text("utf-8").replace("closed", "Injected text"), "utf-8")
+    changed = page.read_bytes()
+    for group in ("inputs", "outputs"):
+        for entry in data[group].values():
+            entry[1] = -1
+    name = page.relative_to(root).as_posix()
+    data["outputs"][name] = [len(changed), -1, hashlib.sha256(changed).hexdigest()]
+    (root / stamp.STAMP).write_text(json.dumps(data), "utf-8")
+    result = errorbook_process(root, command)
+    if command == "check":
+        assert result.returncode == 1, result.stdout
+        assert name in result.stdout + result.stderr
+    else:
+        assert result.returncode == 0, result.stderr
+        assert "no input changed" not in result.stdout
+        assert b"Injected text." not in page.read_bytes()
+
+
+def test_a_key_file_others_can_read_is_not_trusted_and_replaced(own_key: Path) -> None:
+    """Another user who could read the key could seal caches of their own."""
+    path = own_key / "errorbook" / seal.KEY_FILE
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"k" * 32)
+    path.chmod(0o644)
+    assert seal.known_key() is None
+    made = seal.key()
+    assert made != b"k" * 32 and path.read_bytes() == made
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_an_empty_home_names_no_key_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", "")
+    assert seal.key_path() is None and seal.key_folder() is None

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from generator.names import SHIPPED_TEMPLATES
-from generator.pipeline import build, cache, stamp
+from generator.pipeline import build, cache, seal, stamp
 
 from ..conftest import (
     GERMAN,
@@ -224,15 +224,18 @@ def _folder_for(path: Path) -> None:
 
 
 def _damage(path: Path, edit: Callable[[dict[str, Any]], object]) -> None:
-    data = json.loads(path.read_bytes())
+    """The stamp edited and sealed again, as errorbook would seal it: the damage is in what
+    it says, not in its seal."""
+    data = json.loads(seal.unseal(path.read_bytes()) or b"null")
     edit(data)
-    path.write_text(json.dumps(data), "utf-8")
+    path.write_bytes(seal.seal(json.dumps(data).encode("utf-8")))
 
 
 STAMPS: dict[str, Callable[[Path], object]] = {
-    "not_json": lambda p: p.write_text("{not json", "utf-8"),
+    "not_json": lambda p: p.write_bytes(seal.seal(b"{not json")),
     "truncated": lambda p: p.write_bytes(p.read_bytes()[:100]),
-    "a_list": lambda p: p.write_text("[]", "utf-8"),
+    "unsealed": lambda p: p.write_bytes(seal.unseal(p.read_bytes()) or b""),
+    "a_list": lambda p: p.write_bytes(seal.seal(b"[]")),
     "a_folder": lambda p: _folder_for(p),
     "no_findings": lambda p: _damage(p, lambda d: d.pop("check")),
     "findings_of_another_kind": lambda p: _damage(p, lambda d: d.update(check=5)),
@@ -291,6 +294,6 @@ def test_after_a_run_that_made_a_po_file_check_compares(
     report, and check does the whole comparison."""
     root = project_at(tmp_path / "p")
     assert run("generate", cwd=root).code == 0
-    assert json.loads((root / stamp.STAMP).read_bytes())["check"] is None
+    assert json.loads(seal.unseal((root / stamp.STAMP).read_bytes()) or b"null")["check"] is None
     result, built = checks.same(root)
     assert result.code == 0 and built
