@@ -399,20 +399,22 @@ def _forms_dropped(parsed: catalog.StableCatalog, path: str, locale: str) -> Dia
     rule = plurals.lookup(locale)
     if rule is None or parsed.num_plurals <= rule.count:
         return found
+    # Obsolete entries count: they keep a translator's work for a code that may come back.
     lost = [
         message
-        for message in parsed
+        for message in [*parsed, *parsed.obsolete.values()]
         if message.id
         and isinstance(message.string, (tuple, list))
         and any(message.string[rule.count :])
     ]
     if not lost:
         return found
-    first = lost[0]
+    first = min(lost, key=lambda message: message.lineno or 0)
+    extra = next(n for n in range(rule.count, len(first.string)) if first.string[n])
+    form = f"msgstr[{extra}]"
     rows = parsed.rows
     line = (first.lineno or 1) - 1
-    form = f"msgstr[{rule.count}]"
-    while line < len(rows) and not rows[line].startswith(form):
+    while line < len(rows) and not rows[line].removeprefix("#~").lstrip().startswith(form):
         line += 1
     shown = len(lost)
     found.error(

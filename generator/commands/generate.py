@@ -79,8 +79,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
         plain=not (args.registry or args.config or args.python_out),
         use_cache=not args.force,
     )
+    report(catalog_run.changes)  # what the merge replaced, before what fails check
     report(catalog_run.problems)
-    report(catalog_run.changes)
     changed = [r for r in results if r.status not in ("unchanged", "left")]
     left = [r for r in results if r.status == "left"]
     for result in sorted([*changed, *left], key=lambda r: r.path):

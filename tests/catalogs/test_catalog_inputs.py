@@ -356,6 +356,50 @@ def test_a_translators_plural_forms_whose_extra_forms_hold_text_stop_generate(
     assert run("check", cwd=translated).code == 1
 
 
+def test_an_obsolete_entrys_extra_forms_stop_generate_too(run: Run, translated: Path) -> None:
+    """An obsolete entry keeps a translator's work for a code that may come back; kept with
+    three forms under errorbook's two-form header, it made the next check fail. It is a
+    translation the merge would lose, as an active entry's extra form is."""
+    target = po(translated, "de")
+    text = target.read_text("utf-8").replace("nplurals=2; plural=(n != 1);", THREE_FORMS, 1)
+    old = [
+        "",
+        '#~ msgctxt "GONE"',
+        '#~ msgid "One item was lost."',
+        '#~ msgid_plural "{count} items were lost."',
+        '#~ msgstr[0] "Ein Artikel ging verloren."',
+        '#~ msgstr[1] ""',
+        '#~ msgstr[2] "{count} Artikel gingen verloren."',
+    ]
+    text = text.rstrip("\n") + "\n" + "\n".join(old) + "\n"
+    target.write_text(text, "utf-8")
+    line = text.split("\n").index(old[-1]) + 1
+    result = run("generate", cwd=translated)
+    assert result.code == 1, result.err
+    assert f"messages.po:{line}:1: error: Plural-Forms declares 3 forms" in result.err
+    assert "would drop this msgstr[2]" in result.err
+    assert target.read_text("utf-8") == text
+
+
+def test_the_problem_points_at_the_first_extra_form_that_holds_text(
+    run: Run, translated: Path
+) -> None:
+    target = po(translated, "de")
+    four = "nplurals=4; plural=(n==1 ? 0 : n==2 ? 1 : n==3 ? 2 : 3);"
+    text = target.read_text("utf-8").replace("nplurals=2; plural=(n != 1);", four, 1)
+    text, empty = _third_form(text)
+    text = text.replace('msgstr[2] "Zwei Artikel wurden abgelehnt."', 'msgstr[2] ""')
+    rows = text.split("\n")
+    rows.insert(empty, 'msgstr[3] "Drei Artikel wurden abgelehnt."')
+    text = "\n".join(rows)
+    target.write_text(text, "utf-8")
+    result = run("generate", cwd=translated)
+    assert result.code == 1, result.err
+    assert f"messages.po:{empty + 1}:1: error: Plural-Forms declares 4 forms" in result.err
+    assert "would drop this msgstr[3]" in result.err
+    assert target.read_text("utf-8") == text
+
+
 @pytest.mark.parametrize(
     "header", ["nplurals=2; plural=(n > 1);", THREE_FORMS], ids=["other rule", "empty third form"]
 )
@@ -379,6 +423,25 @@ def test_generate_says_what_plural_forms_it_replaced(
     again = run("generate", cwd=translated)
     assert "W-PLURAL-FORMS-REPLACED" not in again.err and again.out.startswith("0 files changed")
     assert run("check", cwd=translated).code == 0
+
+
+def test_what_generate_replaced_comes_before_the_problems_that_fail_check(
+    run: Run, translated: Path
+) -> None:
+    """The closing line about problems ends generate's report; a note about the header
+    printed after it read as one of those problems."""
+    target = po(translated, "de")
+    text = target.read_text("utf-8").replace(
+        "nplurals=2; plural=(n != 1);", "nplurals=2; plural=(n > 1);", 1
+    )
+    target.write_text(text.replace("von {who} abgelehnt", "von {wer} abgelehnt", 1), "utf-8")
+    result = run("generate", cwd=translated)
+    assert result.code == 0, result.err
+    lines = result.err.splitlines()
+    replaced = next(n for n, line in enumerate(lines) if "[W-PLURAL-FORMS-REPLACED]" in line)
+    closing = next(n for n, line in enumerate(lines) if "the catalogs have problems" in line)
+    assert "{wer}" in result.err
+    assert replaced < closing == len(lines) - 1
 
 
 @pytest.mark.parametrize(
