@@ -35,6 +35,7 @@ import logging
 import os
 import re
 import secrets
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,13 +82,23 @@ def _one_at_a_time(root: Path) -> Iterator[None]:
     except ImportError:  # not POSIX: generate's own lock still refuses concurrent writes
         yield
         return
+    # Never through a link, nor on a FIFO or a device a commit put there: such a turn is
+    # not taken (generate's own lock still refuses a second writer, and says why).
+    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
-        (root / stamp.CACHE_DIR).mkdir(exist_ok=True)
-        handle = open(root / TURN, "a+b")  # noqa: SIM115  (held for the whole block)
+        folder = root / stamp.CACHE_DIR
+        if folder.is_symlink():
+            raise OSError(f"{folder}: a symbolic link")
+        folder.mkdir(exist_ok=True)
+        fd = os.open(root / TURN, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError:
         yield  # a read-only tree: nothing can be regenerated there anyway
         return
-    with handle:
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        yield
+        return
+    with os.fdopen(fd, "r+b") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield

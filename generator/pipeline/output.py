@@ -634,12 +634,24 @@ def locked(root: Path) -> Iterator[None]:
             "folder and writes nothing through a link (remove the link; the folder is made "
             "again)"
         )
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(
+            f"{CACHE_FOLDER}: is not a folder; errorbook keeps its lock and caches in a "
+            "folder of this name (remove the file; the folder is made again)"
+        )
     try:  # never through a link: a committed link would have errorbook create its target
         folder.mkdir(exist_ok=True)
-        handle = os.fdopen(os.open(root / LOCK, flags, 0o644), "r+b")
+        fd = os.open(root / LOCK, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
     except OSError as exc:
         reason = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
         raise OutputError(f"{LOCK}: cannot open: {reason}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device someone put there
+        os.close(fd)
+        raise OutputError(
+            f"{LOCK}: is not a regular file; errorbook locks the project with a file of this "
+            "name (remove what is there; the file is made again)"
+        )
+    handle = os.fdopen(fd, "r+b")
     with handle:
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -92,8 +92,16 @@ def _files(kind: str, folder: str) -> list[str]:
         ]
     if kind == "md":
         return [join(folder, n) for n in _listdir(folder) if n.endswith(".md")]
-    found = []
-    for top, dirs, names in os.walk(folder):
+    # Through linked folders, as Jinja's loader reads templates; each real folder once, so
+    # that a link to a folder above ends the walk instead of looping.
+    found: list[str] = []
+    seen: set[str] = set()
+    for top, dirs, names in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         found += [join(top, n) for n in names if kind == "tree" or n.endswith(".py")]
     return sorted(found)

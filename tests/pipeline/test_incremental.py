@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -25,10 +26,11 @@ from generator.catalogs import catalog, paths, pofile
 from generator.catalogs import process as catalogs
 from generator.emit import jsondata, python
 from generator.emit.site import pages as site
+from generator.names import SHIPPED_TEMPLATES
 from generator.pipeline import build, cache, output, seal, stamp
 from generator.registry import loader
 
-from ..conftest import ROOT, Run
+from ..conftest import PYPROJECT, ROOT, Run, make_project
 
 NO_OP = "0 files changed (no input changed since the last run)\n"
 HEAVY = ("argparse", "tomllib", "yaml", "babel", "jinja2", "generator.config")
@@ -821,3 +823,30 @@ def test_a_library_that_changed_since_the_stamp_costs_a_full_run(run: Run, proje
     assert code == 0, out
     assert NO_OP not in out
     assert probe(project, "generate")[1].startswith(NO_OP)  # the new stamp knows this Babel
+
+
+def test_a_template_in_a_linked_folder_is_an_input(run: Run, tmp_path: Path) -> None:
+    """A project's templates folder may link to a folder kept elsewhere, and Jinja reads
+    through the link. The stamp walked the folder without following it, so a change to
+    such a template was no change: generate answered that nothing changed, and check that
+    every output was up to date."""
+    root = make_project(tmp_path / "p")
+    (root / "pyproject.toml").write_text(PYPROJECT + "templates = 'tpl'\n", "utf-8")
+    shared = tmp_path / "shared" / "python"
+    shared.mkdir(parents=True)
+    template = shared / "codes.py.j2"
+    shutil.copy(SHIPPED_TEMPLATES / "python" / "codes.py.j2", template)
+    (root / "tpl").mkdir()
+    (root / "tpl" / "python").symlink_to(shared, target_is_directory=True)
+    (root / "tpl" / "loop").symlink_to(root / "tpl", target_is_directory=True)  # a cycle
+    assert run("generate", cwd=root).code == 0
+    assert run("generate", "--force", cwd=root).code == 0  # records what check reports
+    assert probe(root, "generate")[1].startswith(NO_OP)
+    assert run("check", cwd=root).code == 0
+    template.write_text("# ours\n" + template.read_text("utf-8"), "utf-8")
+    checked = run("check", cwd=root)
+    assert checked.code == 1, checked.out
+    code, out = probe(root, "generate")
+    assert code == 0 and NO_OP not in out
+    assert "codes.py" in out
+    assert probe(root, "generate")[1].startswith(NO_OP)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from generator import config
 from generator.cli import main
+from generator.integrations import mkdocs_plugin
 from generator.pipeline import output, stamp
 
 from ..conftest import (
@@ -312,6 +313,34 @@ def test_a_lock_file_that_is_a_link_is_refused(run: Run, built: Path, tmp_path: 
     assert result.code == 1
     assert f"{output.LOCK}: cannot open: it is a symbolic link" in result.err
     assert not target.exists()
+
+
+def test_a_lock_that_is_a_fifo_or_a_cache_folder_that_is_a_file_is_named(
+    run: Run, built: Path
+) -> None:
+    """Both made generate say "cannot open: None" or "File exists", which named neither the
+    file nor what to do about it."""
+    (built / output.LOCK).unlink(missing_ok=True)
+    os.mkfifo(built / output.LOCK)
+    result = run("generate", "--force", cwd=built)
+    assert result.code == 1
+    assert f"{output.LOCK}: is not a regular file" in result.err and "None" not in result.err
+    shutil.rmtree(built / stamp.CACHE_DIR)
+    (built / stamp.CACHE_DIR).write_text("a file", "utf-8")
+    result = run("generate", "--force", cwd=built)
+    assert result.code == 1
+    assert f"{output.CACHE_FOLDER}: is not a folder" in result.err
+    assert (built / stamp.CACHE_DIR).read_text("utf-8") == "a file"
+
+
+def test_the_site_builds_turn_is_not_taken_through_a_link(built: Path, tmp_path: Path) -> None:
+    target = tmp_path / "created-by-the-site-build"
+    (built / mkdocs_plugin.TURN).unlink(missing_ok=True)
+    (built / mkdocs_plugin.TURN).symlink_to(target)
+    with mkdocs_plugin._one_at_a_time(built):
+        pass
+    assert not target.exists()
+    assert (built / mkdocs_plugin.TURN).is_symlink()
 
 
 def test_the_cache_is_not_written_through_a_link(run: Run, built: Path, tmp_path: Path) -> None:
