@@ -10,7 +10,8 @@ by default ``~/.cache/errorbook``), made the first time it is needed. A file who
 does not hold is a miss, as a damaged one is: the run does the work and writes it again.
 
 Where that folder cannot be read or written, each process makes a key of its own: the
-caches then serve only the process that wrote them, which is slower and as safe.
+caches then serve only the process that wrote them, which is slower and as safe; the
+first process of a run says so on stderr.
 
 The stamp (``pipeline.stamp``) is sealed too: it vouches for files by their hashes, and a
 planted one could name the hashes of files someone changed. A no-op run reads the key and
@@ -71,9 +72,31 @@ def key() -> bytes:
         if found is None:
             import secrets
 
+            _say_no_key(path)
             found = secrets.token_bytes(_KEY_SIZE)
         _key = found
     return _key
+
+
+#: Set once the note below was printed, so that the processes a run starts (one site build
+#: per language) do not print it again.
+_NOTED = "ERRORBOOK_NO_CACHE_KEY_NOTED"
+
+
+def _say_no_key(path: str | None) -> None:
+    """One line on stderr: without a key, no run can use what an earlier one learned, and
+    nothing else would say why every run does the whole work."""
+    if os.environ.get(_NOTED):
+        return
+    os.environ[_NOTED] = "1"
+    where = f"at {path}" if path else "(no home folder to keep it in)"
+    import sys
+
+    print(
+        f"errorbook: note: cannot keep a cache key {where}, so no run reuses the work of "
+        "an earlier one; set XDG_CACHE_HOME to a folder you can write",
+        file=sys.stderr,
+    )
 
 
 def known_key() -> bytes | None:

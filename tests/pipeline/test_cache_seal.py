@@ -250,3 +250,26 @@ def test_an_empty_home_names_no_key_folder(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", "")
     assert seal.key_path() is None and seal.key_folder() is None
+
+
+def test_a_run_that_cannot_keep_a_key_says_so_once(tmp_path: Path) -> None:
+    """Without a key, every run does the whole work; the one line says why, and how to
+    give errorbook a folder for it."""
+    root = make_project(tmp_path / "project")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    env = {**os.environ, "XDG_CACHE_HOME": str(blocked), "PYTHONPATH": str(ROOT)}
+    env.pop("ERRORBOOK_NO_CACHE_KEY_NOTED", None)
+    for _ in range(2):
+        result = subprocess.run(
+            [sys.executable, "-m", "generator", "generate"],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stderr.count("cannot keep a cache key") == 1, result.stderr
+        assert "set XDG_CACHE_HOME" in result.stderr
+        assert "no input changed" not in result.stdout
