@@ -42,7 +42,15 @@ _key: bytes | None = None
 def key_path() -> str | None:
     """Where the key lives: ``$XDG_CACHE_HOME/errorbook/cache-key``, or
     ``~/.cache/errorbook/cache-key``; None where neither can be named (no home folder, or
-    an empty or relative one)."""
+    an empty or relative one), or where the place is inside the git work tree the command
+    runs in: a commit could supply a key there (a CI job that points XDG_CACHE_HOME into
+    its checkout), and with it seal caches and a stamp of its own."""
+    path = _named()
+    return path if path is not None and not _in_checkout(path) else None
+
+
+def _named() -> str | None:
+    """The key's place as the environment names it (see :func:`key_path`)."""
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # the XDG rule: a relative value is ignored
         if os.environ.get("HOME") == "":
@@ -52,6 +60,27 @@ def key_path() -> str | None:
             return None
         base = os.path.join(home, ".cache")
     return os.path.join(base, "errorbook", KEY_FILE)
+
+
+def _in_checkout(path: str) -> bool:
+    """Whether ``path`` is in the git work tree the command runs in."""
+    try:
+        here = _work_tree(os.getcwd())
+    except OSError:  # the working folder is gone: nothing to compare with
+        return False
+    return here is not None and _work_tree(os.path.dirname(path)) == here
+
+
+def _work_tree(folder: str) -> str | None:
+    """The nearest folder at or above ``folder`` (its real path) that holds a ``.git``."""
+    folder = os.path.realpath(folder)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 def key_folder() -> Path | None:
@@ -89,7 +118,13 @@ def _say_no_key(path: str | None) -> None:
     if os.environ.get(_NOTED):
         return
     os.environ[_NOTED] = "1"
-    where = f"at {path}" if path else "(no home folder to keep it in)"
+    named = _named()
+    if path is not None:
+        where = f"at {path}"
+    elif named is not None:
+        where = f"at {named}: it is inside this git checkout, where a commit could put one"
+    else:
+        where = "(no home folder)"
     import sys
 
     print(

@@ -273,3 +273,55 @@ def test_a_run_that_cannot_keep_a_key_says_so_once(tmp_path: Path) -> None:
         assert result.stderr.count("cannot keep a cache key") == 1, result.stderr
         assert "set XDG_CACHE_HOME" in result.stderr
         assert "no input changed" not in result.stdout
+
+
+def test_a_key_a_commit_could_supply_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI job that keeps XDG_CACHE_HOME in its checkout, under umask 077: a committed key
+    arrives as the user's own file, mode 0600, and a stamp sealed with it was trusted."""
+    root = make_project(tmp_path / "project")
+    (root / ".git").mkdir()  # a git work tree, as far as errorbook looks
+    cache_home = root / ".cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache_home), "PYTHONPATH": str(ROOT)}
+    env.pop("ERRORBOOK_NO_CACHE_KEY_NOTED", None)
+
+    def errorbook(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "generator", *args],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    # The stamp a run would leave, as the attacker can make it: the victim's own, here.
+    own = tmp_path / "own-cache"
+    env["XDG_CACHE_HOME"] = str(own)
+    assert errorbook("generate").returncode == 0
+    assert errorbook("generate", "--force").returncode == 0
+    monkeypatch.setattr(seal, "_key", (own / "errorbook" / seal.KEY_FILE).read_bytes())
+    data = json.loads(seal.unseal((root / stamp.STAMP).read_bytes()) or b"null")
+    env["XDG_CACHE_HOME"] = str(cache_home)
+    known = b"\0" * 32  # the key the commit holds
+    key_file = cache_home / "errorbook" / seal.KEY_FILE
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    key_file.write_bytes(known)
+    key_file.chmod(0o600)
+    monkeypatch.setattr(seal, "_key", known)
+    page = _a_public_page(root)
+    page.write_text(page.read_text("utf-8").replace("closed", "Injected text"), "utf-8")
+    changed = page.read_bytes()
+    data["outputs"][page.relative_to(root).as_posix()] = [
+        len(changed),
+        -1,
+        hashlib.sha256(changed).hexdigest(),
+    ]
+    (root / stamp.STAMP).write_bytes(seal.seal(json.dumps(data).encode("utf-8")))
+    checked = errorbook("check")
+    assert checked.returncode == 1, checked.stdout
+    generated = errorbook("generate")
+    assert b"Injected text" not in page.read_bytes(), generated.stdout
+    assert generated.stderr.count("inside this git checkout") == 1, generated.stderr
+    assert key_file.read_bytes() == known  # never replaced: errorbook keeps no key there
