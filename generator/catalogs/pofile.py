@@ -125,7 +125,19 @@ def _string_problem(line: str, start: int) -> tuple[int, str, str, str] | None:
     )
 
 
-_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
+_NPLURALS = re.compile(r"nplurals\s*=\s*([^;\s]*)")
+
+
+class _PluralCount(Exception):
+    """The header's nplurals is no number of plural forms a language has (raised before
+    Babel reads it: it makes a list of that many strings for every plural entry)."""
+
+    def __init__(self, value: str, line: int) -> None:
+        super().__init__(value)
+        self.value = value
+        self.line = line
+
+
 _CHARSET = re.compile(r"charset\s*=\s*([^\s;\\\"]+)", re.I)
 _ORDER = {"msgctxt": 0, "msgid": 1, "msgid_plural": 2, "msgstr": 3}
 
@@ -417,10 +429,37 @@ class _Parser(PoFileParser):
             forms = 1 + max((index for index, _ in self.translations), default=0)
         flags = tuple(map(str.strip, self.flags)) if self.flags else ()  # Babel adds its own
         line = self.offset + 1
+        if not msgid and context is None and not obsolete and self.translations:
+            self._plural_count(self.translations[0][1].denormalize())
         again = self._note(msgid, context, obsolete, line)
         super()._add_message()
         if self._keep(msgid, context, obsolete, comments, flags, again):
             self._fits(msgid, forms, line)
+
+    def _plural_count(self, header: str) -> None:
+        """Stop at a header whose nplurals is no count of forms (see :class:`_PluralCount`),
+        wherever it is in the file and however its lines are split: the header as Babel
+        reads it, not the file's first lines."""
+        for field in header.split("\n"):
+            name, _, value = field.partition(":")
+            if name.strip().lower() != "plural-forms":
+                continue
+            found = _NPLURALS.search(value)
+            if found is None:
+                continue
+            digits = found.group(1)
+            forms = plurals.count(digits) if digits.isascii() and digits.isdigit() else None
+            if forms is None or not 1 <= forms <= 6:
+                raise _PluralCount(digits, self._line_of("nplurals"))
+
+    def _line_of(self, word: str) -> int:
+        """The line of the entry being read that holds ``word`` (1-based), else its first."""
+        first = self.start if self.start is not None else 0
+        last = len(self.rows) if self.row is None else self.row + 1
+        for number in range(first, min(last, len(self.rows))):
+            if word in self.rows[number]:
+                return number + 1
+        return first + 1
 
     def _keep(
         self,
@@ -625,17 +664,6 @@ def _read(
             f"the header declares charset={charset.group(1)}",
             "save the file as UTF-8 and declare charset=UTF-8",
         )
-    nplurals = _NPLURALS.search(head)
-    forms = plurals.count(nplurals.group(1)) if nplurals is not None else 1
-    if nplurals is not None and (forms is None or not 1 <= forms <= 6):
-        digits = nplurals.group(1)
-        shown = digits if len(digits) <= 12 else f"{digits[:6]}... ({len(digits)} digits)"
-        found.error(
-            "E-PLURAL-NPLURALS",
-            Mark(path, 1, 1),
-            f"nplurals={shown} is not a number of plural forms a language has",
-            "use errorbook's Plural-Forms for this language (1 to 6 forms)",
-        )
     if found.has_errors:
         return catalog, {}, found
     parser = _Parser(catalog, path, found, domain, locale, names)
@@ -643,6 +671,15 @@ def _read(
         parser.parse(parser.feed(text))
         catalog.trailing = list(parser.user_comments)  # comment lines after the last entry
         catalog.rows = parser.rows
+    except _PluralCount as exc:
+        value = exc.value
+        shown = value if len(value) <= 12 else f"{value[:6]}... ({len(value)} characters)"
+        found.error(
+            "E-PLURAL-NPLURALS",
+            Mark(path, exc.line, 1),
+            f"nplurals={shown} is not a number of plural forms a language has",
+            "use errorbook's Plural-Forms for this language (1 to 6 forms)",
+        )
     except PoFileError as exc:
         problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
         if "num_plurals" in problem:

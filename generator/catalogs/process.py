@@ -417,6 +417,7 @@ def _forms_dropped(parsed: catalog.StableCatalog, path: str, locale: str) -> Dia
     while line < len(rows) and not rows[line].removeprefix("#~").lstrip().startswith(form):
         line += 1
     shown = len(lost)
+    kept = "msgstr[0]" if rule.count == 1 else f"msgstr[0] to msgstr[{rule.count - 1}]"
     found.error(
         "E-PLURAL-FORMS-WOULD-DROP",
         Mark(path, line + 1 if line < len(rows) else first.lineno or 1, 1),
@@ -426,8 +427,8 @@ def _forms_dropped(parsed: catalog.StableCatalog, path: str, locale: str) -> Dia
         if shown > 1
         else f"Plural-Forms declares {parsed.num_plurals} forms, but errorbook's rule for "
         f"'{locale}' has {rule.count}: generate would drop this {form}",
-        f"say what the extra forms say in msgstr[0] to msgstr[{rule.count - 1}], remove "
-        f"the extra lines, and set Plural-Forms to: {rule.header}",
+        f"say what the extra forms say in {kept}, remove the extra lines, and set "
+        f"Plural-Forms to: {rule.header}",
     )
     return found
 

@@ -13,6 +13,7 @@ import io
 import os
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -580,3 +581,49 @@ def test_the_owned_shortcut_never_takes_what_owns_leaves_to_another_tool() -> No
     assert (False, ("Nobody is let in.", odd)) in parsed.foreign
     merged = catalog.merge(registry, "docs", "de", parsed)
     assert data.split("\n\n", 1)[1].encode("utf-8") in pofile.write(merged)  # as it was
+
+
+_HUGE_HEADERS = {
+    # The header's value split over two strings, as msgmerge wraps a long one.
+    "split": '"Plural-Forms: nplurals="\n"999999999; plural=0;\\n"\n',
+    # After a blank line below the file's first comments, where no scan of the file's
+    # first lines looks.
+    "after a blank line": '"Plural-Forms: nplurals=999999999; plural=0;\\n"\n',
+}
+
+_READ_ONE = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+from generator.catalogs import pofile
+catalog, lines, found = pofile.read(sys.stdin.buffer.read(), "messages.po", "ja", "messages")
+for item in found.items:
+    print(item.render())
+"""
+
+
+@pytest.mark.parametrize("where", sorted(_HUGE_HEADERS))
+def test_a_billion_plural_forms_anywhere_in_the_header_are_refused_before_they_are_read(
+    where: str,
+) -> None:
+    """Babel makes a list of nplurals strings for every plural entry: a header it read but
+    errorbook's check of the file's first lines did not see made check and generate run for
+    minutes and take gigabytes."""
+    top = "# A translator's comment.\n\n" if where == "after a blank line" else ""
+    text = (
+        f'{top}msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        f"{_HUGE_HEADERS[where]}\n"
+        'msgctxt "ITEMS"\nmsgid "One item"\nmsgid_plural "{count} items"\nmsgstr[0] "x"\n'
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", _READ_ONE],
+        input=text.encode("utf-8"),
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "nplurals" in row)
+    assert result.stdout.decode().startswith(
+        f"messages.po:{line}:1: error: nplurals=999999999 is not a number of plural forms"
+    ), result.stdout.decode()
