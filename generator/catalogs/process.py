@@ -358,7 +358,7 @@ def _plural_forms_replaced(
     """Say that the merge replaced the translator's own Plural-Forms (which the checks of
     the file as read found) with errorbook's rule, and what it was."""
     for problem in problems:
-        if problem.id == "E-PLURAL-FORMS-MISMATCH":
+        if problem.id in ("E-PLURAL-FORMS-MISMATCH", "E-PLURAL-FORMULA"):
             run.changes.warning(
                 "W-PLURAL-FORMS-REPLACED",
                 problem.mark,

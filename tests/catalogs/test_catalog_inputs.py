@@ -402,7 +402,9 @@ def test_the_problem_points_at_the_first_extra_form_that_holds_text(
 
 
 @pytest.mark.parametrize(
-    "header", ["nplurals=2; plural=(n > 1);", THREE_FORMS], ids=["other rule", "empty third form"]
+    "header",
+    ["nplurals=2; plural=(n > 1);", THREE_FORMS, "nplurals=2; plural=(n==1 ? 0 : 1;"],
+    ids=["other rule", "empty third form", "a formula that does not parse"],
 )
 def test_generate_says_what_plural_forms_it_replaced(
     run: Run, translated: Path, header: str
