@@ -660,7 +660,7 @@ def _read(
     if charset is not None and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
         found.error(
             "E-PO-CHARSET",
-            Mark(path, 1, 1),
+            Mark(path, head.count("\n", 0, charset.start()) + 1, 1),
             f"the header declares charset={charset.group(1)}",
             "save the file as UTF-8 and declare charset=UTF-8",
         )
