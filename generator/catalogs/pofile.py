@@ -138,6 +138,7 @@ class _PluralCount(Exception):
         self.line = line
 
 
+_FORM_LINE = re.compile(r"msgstr\[(\d{1,6})\]")
 _CHARSET = re.compile(r"charset\s*=\s*([^\s;\\\"]+)", re.I)
 _ORDER = {"msgctxt": 0, "msgid": 1, "msgid_plural": 2, "msgstr": 3}
 
@@ -452,6 +453,17 @@ class _Parser(PoFileParser):
             if forms is None or not 1 <= forms <= 6:
                 raise _PluralCount(digits, self._line_of("nplurals"))
 
+    def extra_form(self) -> int | None:
+        """The line (1-based) of the first msgstr[N] of the entry being read whose N the
+        header does not allow, where a translator removes it; None if there is none."""
+        first = self.start if self.start is not None else 0
+        last = len(self.rows) if self.row is None else self.row + 1
+        for number in range(first, min(last, len(self.rows))):
+            found = _FORM_LINE.match(self.rows[number])
+            if found is not None and int(found.group(1)) >= self.catalog.num_plurals:
+                return number + 1
+        return None
+
     def _line_of(self, word: str) -> int:
         """The line of the entry being read that holds ``word`` (1-based), else its first."""
         first = self.start if self.start is not None else 0
@@ -685,7 +697,7 @@ def _read(
         if "num_plurals" in problem:
             found.error(
                 "E-PLURAL-TOO-MANY-FORMS",
-                Mark(path, exc.lineno + 1, 1),
+                Mark(path, parser.extra_form() or exc.lineno + 1, 1),
                 "this entry has more plural forms than the Plural-Forms header allows",
                 "check nplurals in the header, or remove the extra msgstr[N] lines",
             )
