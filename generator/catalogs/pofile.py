@@ -126,6 +126,7 @@ def _string_problem(line: str, start: int) -> tuple[int, str, str, str] | None:
 
 
 _NPLURALS = re.compile(r"nplurals\s*=\s*([^;\s]*)")
+_FORM_LINE = re.compile(r"msgstr\[(\d{1,6})\]")
 
 
 class _PluralCount(Exception):
@@ -138,7 +139,6 @@ class _PluralCount(Exception):
         self.line = line
 
 
-_FORM_LINE = re.compile(r"msgstr\[(\d{1,6})\]")
 _CHARSET = re.compile(r"charset\s*=\s*([^\s;\\\"]+)", re.I)
 _ORDER = {"msgctxt": 0, "msgid": 1, "msgid_plural": 2, "msgstr": 3}
 
@@ -456,22 +456,24 @@ class _Parser(PoFileParser):
     def extra_form(self) -> int | None:
         """The line (1-based) of the first msgstr[N] of the entry being read whose N the
         header does not allow, where a translator removes it; None if there is none."""
-        first = self.start if self.start is not None else 0
-        last = len(self.rows) if self.row is None else self.row + 1
-        for number in range(first, min(last, len(self.rows))):
-            found = _FORM_LINE.match(self.rows[number])
+        for number, row in self._entry_rows():
+            found = _FORM_LINE.match(row)
             if found is not None and int(found.group(1)) >= self.catalog.num_plurals:
-                return number + 1
+                return number
         return None
 
     def _line_of(self, word: str) -> int:
         """The line of the entry being read that holds ``word`` (1-based), else its first."""
+        found = next((number for number, row in self._entry_rows() if word in row), None)
+        return found if found is not None else (self.start or 0) + 1
+
+    def _entry_rows(self) -> Iterator[tuple[int, str]]:
+        """The lines of the entry being read, from its first through the one that ended it,
+        each with its number (1-based)."""
         first = self.start if self.start is not None else 0
         last = len(self.rows) if self.row is None else self.row + 1
         for number in range(first, min(last, len(self.rows))):
-            if word in self.rows[number]:
-                return number + 1
-        return first + 1
+            yield number + 1, self.rows[number]
 
     def _keep(
         self,

@@ -35,7 +35,6 @@ import logging
 import os
 import re
 import secrets
-import stat
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ from ..diagnostics import InvalidInput
 from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
-from ..pipeline import stamp
+from ..pipeline import output, stamp
 from . import example_tabs, rendered_pages, search_entries, template_code, themed_pages
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
@@ -84,21 +83,12 @@ def _one_at_a_time(root: Path) -> Iterator[None]:
         return
     # Never through a link, nor on a FIFO or a device a commit put there: such a turn is
     # not taken (generate's own lock still refuses a second writer, and says why).
-    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
     try:
-        folder = root / stamp.CACHE_DIR
-        if folder.is_symlink():
-            raise OSError(f"{folder}: a symbolic link")
-        folder.mkdir(exist_ok=True)
-        fd = os.open(root / TURN, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
-    except OSError:
+        handle = output.open_lock(root, TURN)
+    except output.OutputError:
         yield  # a read-only tree: nothing can be regenerated there anyway
         return
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        yield
-        return
-    with os.fdopen(fd, "r+b") as handle:
+    with handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield

@@ -54,7 +54,7 @@ import tempfile
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from .. import inputs
 from ..diagnostics import Diagnostics, InvalidInput, Mark
@@ -616,17 +616,11 @@ def carries_header(head: bytes) -> bool:
     return _HEADER_LINE.search(head) is not None
 
 
-@contextlib.contextmanager
-def locked(root: Path) -> Iterator[None]:
-    """Hold the project's lock: a second ``generate`` in the same tree stops with a clear
-    message instead of interleaving its writes. The lock dies with its process (flock), so a
-    killed run leaves nothing to clean up."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock, each file is still replaced atomically
-        yield
-        return
-    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+def open_lock(root: Path, name: str) -> BinaryIO:
+    """The lock file ``name`` in the project's cache folder, opened (made if missing) for
+    flock. Never through a link, and never a FIFO or a device: a commit can put any of
+    them there, and a link would have errorbook create its target. OutputError, saying
+    what is there and what to do, when the file cannot be opened as a lock."""
     folder = root / CACHE_FOLDER
     if folder.is_symlink():  # the lock, the stamp and the caches would land at its target
         raise OutputError(
@@ -639,20 +633,34 @@ def locked(root: Path) -> Iterator[None]:
             f"{CACHE_FOLDER}: is not a folder; errorbook keeps its lock and caches in a "
             "folder of this name (remove the file; the folder is made again)"
         )
-    try:  # never through a link: a committed link would have errorbook create its target
+    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
         folder.mkdir(exist_ok=True)
-        fd = os.open(root / LOCK, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+        fd = os.open(root / name, flags, 0o644)
     except OSError as exc:
         reason = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
-        raise OutputError(f"{LOCK}: cannot open: {reason}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device someone put there
+        raise OutputError(f"{name}: cannot open: {reason}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise OutputError(
-            f"{LOCK}: is not a regular file; errorbook locks the project with a file of this "
+            f"{name}: is not a regular file; errorbook locks the project with a file of this "
             "name (remove what is there; the file is made again)"
         )
-    handle = os.fdopen(fd, "r+b")
-    with handle:
+    return os.fdopen(fd, "r+b")
+
+
+@contextlib.contextmanager
+def locked(root: Path) -> Iterator[None]:
+    """Hold the project's lock: a second ``generate`` in the same tree stops with a clear
+    message instead of interleaving its writes. The lock dies with its process (flock), so a
+    killed run leaves nothing to clean up."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock, each file is still replaced atomically
+        yield
+        return
+    with open_lock(root, LOCK) as handle:
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

@@ -83,14 +83,6 @@ def _work_tree(folder: str) -> str | None:
         folder = parent
 
 
-def key_folder() -> Path | None:
-    """The folder :func:`key_path` names."""
-    from pathlib import Path
-
-    path = key_path()
-    return Path(path).parent if path is not None else None
-
-
 def key() -> bytes:
     """This user's key, read once per process (a forked worker inherits it), made the first
     time it is needed."""

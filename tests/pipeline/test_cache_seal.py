@@ -151,7 +151,7 @@ def test_a_relative_xdg_cache_home_is_ignored(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     monkeypatch.setenv("HOME", str(tmp_path))
-    assert seal.key_folder() == tmp_path / ".cache" / "errorbook"
+    assert seal.key_path() == str(tmp_path / ".cache" / "errorbook" / seal.KEY_FILE)
 
 
 def _keys_of(count: int, env: dict[str, str]) -> set[str]:
@@ -249,7 +249,7 @@ def test_a_key_file_others_can_read_is_not_trusted_and_replaced(own_key: Path) -
 def test_an_empty_home_names_no_key_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", "")
-    assert seal.key_path() is None and seal.key_folder() is None
+    assert seal.key_path() is None
 
 
 def test_a_run_that_cannot_keep_a_key_says_so_once(tmp_path: Path) -> None:
