@@ -57,6 +57,9 @@ Scan = list[str]  # [kind, folder]: a folder whose listing is an input
 RACY_SECONDS = 2.0
 RACY_SECONDS_FINE = 0.1
 
+#: How many files and folders a scanned folder may hold before the stamp gives up on it.
+TREE_LIMIT = 20_000
+
 
 def scans(config: Config) -> list[Scan]:
     """The folders whose files are inputs, and which of their files count."""
@@ -93,7 +96,10 @@ def _files(kind: str, folder: str) -> list[str]:
     if kind == "md":
         return [join(folder, n) for n in _listdir(folder) if n.endswith(".md")]
     # Through linked folders, as Jinja's loader reads templates; each real folder once, so
-    # that a link to a folder above ends the walk instead of looping.
+    # that a link to a folder above ends the walk instead of looping. A link to / (which a
+    # commit can add) would have every run list the whole file system: past TREE_LIMIT
+    # files the walk stops, and the folder itself stands for its files; a folder is no
+    # file, so its entry is never valid and the stamp proves nothing (see _recorded).
     found: list[str] = []
     seen: set[str] = set()
     for top, dirs, names in os.walk(folder, followlinks=True):
@@ -104,6 +110,8 @@ def _files(kind: str, folder: str) -> list[str]:
         seen.add(real)
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         found += [join(top, n) for n in names if kind == "tree" or n.endswith(".py")]
+        if len(found) + len(seen) > TREE_LIMIT:
+            return [folder]
     return sorted(found)
 
 

@@ -850,3 +850,22 @@ def test_a_template_in_a_linked_folder_is_an_input(run: Run, tmp_path: Path) -> 
     assert code == 0 and NO_OP not in out
     assert "codes.py" in out
     assert probe(root, "generate")[1].startswith(NO_OP)
+
+
+def test_a_link_to_a_huge_tree_ends_the_walk_and_the_shortcut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit can put a link to / in the templates folder: followed to the end, it made
+    every run list the whole file system. Past TREE_LIMIT the walk stops, and the folder
+    stands for its files with an entry that is never valid: no run is then a no-op."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    for number in range(10):
+        (shared / f"t{number}.j2").write_text("x", "utf-8")
+    templates = tmp_path / "tpl"
+    templates.mkdir()
+    (templates / "big").symlink_to(shared, target_is_directory=True)
+    assert len(stamp._files("tree", str(templates))) == 10
+    monkeypatch.setattr(stamp, "TREE_LIMIT", 5)
+    assert stamp._files("tree", str(templates)) == [str(templates)]
+    assert stamp._entry(str(templates), None) is None
