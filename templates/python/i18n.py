@@ -94,8 +94,10 @@ def _load(locale: str) -> gettext.NullTranslations:
         try:
             with path.open("rb") as stream:
                 found = gettext.GNUTranslations(stream)
-        except (OSError, ValueError, UnicodeDecodeError):
-            found = gettext.NullTranslations()  # a missing or broken file: the source text
+        except Exception:  # gettext's own errors for a damaged file vary (below)
+            # A missing or broken file: the source text. A file cut short raises struct.error,
+            # a charset Python does not know LookupError, a bad header ValueError or OSError.
+            found = gettext.NullTranslations()
         _catalogs[locale] = found
     return found
 
@@ -163,10 +165,11 @@ class Translator:
         """The checked template for ``count`` and its compiled form, kept per plural form."""
         if count is None or info.message_plural is None:
             form = 0
-        elif source is None:
-            form = 0 if count == 1 else 1
         else:
-            form = self._selector(source)(count)  # from the catalog's Plural-Forms
+            # A negative count takes the form of its magnitude (CLDR's operand n, as
+            # Intl.PluralRules reads it): gettext's formulas assume n >= 0.
+            count = abs(count)
+            form = (0 if count == 1 else 1) if source is None else self._selector(source)(count)
         key = (info.code, -1 - form if source is None else form)
         found = self._templates.get(key)
         if found is None:

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -195,12 +196,37 @@ def test_a_forged_catalog_cannot_format_attributes(hostile) -> None:
     assert module.message("DOOR_CLOSED", "de") == "{literal} bleibt"
 
 
-def test_a_broken_mo_file_falls_back_to_the_source(hostile) -> None:
-    root, _ = hostile
+_DAMAGES: dict[str, Callable[[bytes], bytes]] = {
+    "not_a_catalog": lambda mo: b"not a catalog",  # gettext: ValueError (bad magic number)
+    "cut_12": lambda mo: mo[:12],  # cut inside the header: struct.error
+    "cut_30": lambda mo: mo[:30],
+    "cut_200": lambda mo: mo[:200],  # the tables point past the end
+    "unknown_charset": lambda mo: mo.replace(b"charset=utf-8", b"charset=xnope"),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(_DAMAGES))
+def test_a_broken_mo_file_falls_back_to_the_source(hostile, damage: str) -> None:
+    """A damaged MO file (a cut-short copy, a charset Python does not know) is no catalog:
+    the message is the source text, on every call, never an exception."""
+    root, run = hostile
+    translate(po(root, "de"), {"DOOR_CLOSED": "Die Tür ist zu."})
+    assert run("generate", cwd=root).code == 0
     target = root / "hostile_errors" / "locales" / "de" / "LC_MESSAGES" / "messages.mo"
-    target.write_bytes(b"not a catalog")
-    module = load_module(root / "hostile_errors", "hostile_errors_broken")
-    assert module.message("DOOR_CLOSED", "de") == "The door is closed."
+    good = target.read_bytes()
+    assert b"charset=utf-8" in good and "Die Tür".encode() in good
+    assert (
+        load_module(root / "hostile_errors", f"hostile_errors_good_{damage}").message(
+            "DOOR_CLOSED", "de"
+        )
+        == "Die Tür ist zu."
+    )
+    target.write_bytes(_DAMAGES[damage](good))
+    # a name of its own: the package's submodules stay in sys.modules under it
+    module = load_module(root / "hostile_errors", f"hostile_errors_{damage}")
+    for _ in range(2):
+        assert module.message("DOOR_CLOSED", "de") == "The door is closed."
+        assert module.Translator("de").message("DOOR_CLOSED") == "The door is closed."
 
 
 @pytest.mark.skipif(MSGFMT is None, reason="GNU gettext is not installed")

@@ -361,8 +361,9 @@ def _grouping(separator: str) -> Callable[[int], str]:
 
 
 def source_template(info: CodeInfo | _Text, params: Mapping[str, object]) -> str:
-    """The source-locale form of a code's message for these parameters: the plural form
-    when the count placeholder is not 1, the singular otherwise."""
+    """The source-locale form of a code's message for these parameters: the singular when
+    the count placeholder is 1 or -1 (a negative count takes the form of its magnitude, as
+    in every language), the plural form otherwise."""
     if info.count is not None and info.message_plural is not None:
-        return info.message if params[info.count] == 1 else info.message_plural
+        return info.message if params[info.count] in (1, -1) else info.message_plural
     return info.message

@@ -842,7 +842,8 @@ function checkParams(info: CodeInfo, params: Readonly<Record<string, unknown>>):
 }
 
 function sourceTemplate(info: CodeInfo, count: number | null): string {
-  return count !== null && info.messagePlural !== null && count !== 1 ? info.messagePlural : info.message;
+  // A negative count takes the form of its magnitude, as Intl.PluralRules reads it.
+  return count !== null && info.messagePlural !== null && Math.abs(count) !== 1 ? info.messagePlural : info.message;
 }
 
 /**
