@@ -57,6 +57,10 @@ PROBLEM_JSON = "application/problem+json"
 JsonRpcId = int | str
 _TYPE_PREFIX = "type.googleapis.com/google.rpc."
 _TOOL_TEXT = re.compile(r"\AError (\S+) \(")  # any name the registry's naming rule allows
+#: A language tag as a header may carry it (RFC 5646's shape, in letters, digits and hyphens;
+#: ``_`` as a POSIX locale writes it): anything else in an envelope's ``locale`` stays out of
+#: ``Content-Language``, where a line break would start a header of the sender's choosing.
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8}){0,15}")
 #: The largest HTTP body :func:`from_http` reads by default, in bytes.
 MAX_BODY_BYTES = 4 * 1024 * 1024
 #: How deeply arrays and objects may nest in a body :func:`from_http` reads by default.
@@ -87,9 +91,34 @@ def retry_allowed(code: ErrorCode | str) -> bool:
 
 
 def _known(outcome: Classified) -> CodeInfo:
+    _failure(outcome)
     if outcome.code is None:
-        raise ValueError(f"{outcome.raw_code!r} is not a code of this registry")
+        raise MalformedEnvelope(f"{outcome.raw_code!r} is not a code of this registry")
     return CODES[outcome.code]
+
+
+def _failure(outcome: Classified) -> None:
+    if outcome.outcome is Outcome.SUCCESS:
+        raise MalformedEnvelope("a successful envelope is not a failure")
+
+
+def _tag(locale: object) -> str | None:
+    """``locale`` when it is a language tag (see _LANGUAGE_TAG), else None."""
+    return locale if isinstance(locale, str) and _LANGUAGE_TAG.fullmatch(locale) else None
+
+
+def _said(outcome: Classified) -> str:
+    """What a failure says when its envelope carries no message: the code's message made
+    from the envelope's values, in its language; where they do not fit the code (a peer of
+    another version), its name and title; for a code this registry does not know, its name.
+    Never a template with its placeholders unfilled."""
+    if outcome.code is None:
+        return outcome.raw_code or ""
+    info = CODES[outcome.code]
+    words = translator(_tag(outcome.locale))
+    with contextlib.suppress(TypeError, ValueError):
+        return words.message(info.code, params=outcome.params)
+    return f"{info.code.value}: {_problem_title(info, words)}"
 
 
 # --- Problem Details ---------------------------------------------------------------------
@@ -133,20 +162,27 @@ def _problem(
     request_id: str | None,
     instance: str | None,
     params: dict[str, object],
+    detail: str | None = None,
 ) -> dict[str, object]:
+    """The problem object; ``detail`` is a message already made (an envelope's, in
+    ``locale`` if that is given), else the message is made here from ``params``."""
     params = add_request_id(info, params, request_id)
-    check_params(info, params)
-    check_values(info, params)
+    if detail is None:
+        check_params(info, params)
+        check_values(info, params)
     words = translator(locale)
     problem: dict[str, object] = {
         "type": info.docs_url,
         "title": _problem_title(info, words),
-        "detail": words.message(info.code, params=params),
+        "detail": detail if detail is not None else words.message(info.code, params=params),
         "code": info.code.value,
         "layer": info.layer.value,
         "retry": info.retry.value if info.retry is not None else None,
-        "locale": language_tag(words.language(info.code)),
     }
+    if detail is None:
+        problem["locale"] = language_tag(words.language(info.code))
+    elif locale is not None:
+        problem["locale"] = locale
     if info.form is Form.ERROR:  # a failure inside a result travels in a 200: no error status
         problem["status"] = info.http_status
     if params:
@@ -159,10 +195,13 @@ def _problem(
 
 
 def problem_from_envelope(envelope: object, locale: str | None = None) -> dict[str, object]:
-    """The problem object for a failure envelope (MalformedEnvelope for anything else)."""
+    """The problem object for a failure envelope (MalformedEnvelope for anything else).
+
+    Its ``detail`` is the envelope's message as sent, and its ``locale`` the envelope's
+    (none when the envelope names none). Given a ``locale``, or for an envelope without a
+    message, the message is made anew from the envelope's values, in ``locale`` or else the
+    envelope's own; values that do not fit the code are then a MalformedEnvelope."""
     outcome = classify(envelope)
-    if outcome.outcome is Outcome.SUCCESS:
-        raise MalformedEnvelope("a successful envelope is not a problem")
     info = _known(outcome)
     request_id = outcome.request_id
     params = {
@@ -170,7 +209,15 @@ def problem_from_envelope(envelope: object, locale: str | None = None) -> dict[s
         for k, v in outcome.params.items()
         if k in info.placeholders and not (k == "request_id" and request_id is not None)
     }
-    return _problem(info, locale, request_id, None, params)
+    said = outcome.message
+    if locale is None and isinstance(said, str) and said:
+        return _problem(info, _tag(outcome.locale), request_id, None, params, said)
+    try:
+        return _problem(info, locale or _tag(outcome.locale), request_id, None, params)
+    except (TypeError, ValueError) as exc:
+        raise MalformedEnvelope(
+            f"the message of {info.code.value} cannot be made from the envelope's values: {exc}"
+        ) from None
 
 
 def from_problem(problem: Mapping[str, object]) -> Classified | None:
@@ -416,10 +463,11 @@ def to_http(envelope: Envelope, *, problem: bool = False) -> tuple[int, dict[str
 
     The body is the envelope as ``application/json``, or with ``problem=True`` a failure in
     the error form as an RFC 9457 problem object, ``application/problem+json``
-    (:func:`problem_from_envelope`, in the envelope's own locale); a failure inside a result
+    (:func:`problem_from_envelope`: the envelope's message and locale); a failure inside a result
     stays an envelope in a 200 either way, as does a code this registry does not know.
     Neither media type takes a ``charset`` parameter: JSON is UTF-8. ``Content-Language``
-    says the language of the message when the envelope does, and a 429 or 503 answer
+    says the language of the message when the envelope does (with a language tag: anything
+    else there stays out of the headers), and a 429 or 503 answer
     carries ``Retry-After`` (whole seconds) when the code allows a retry after a delay: its
     ``retry_after`` placeholder, else the delay the registry declares."""
     outcome = classify(envelope)
@@ -430,11 +478,11 @@ def to_http(envelope: Envelope, *, problem: bool = False) -> tuple[int, dict[str
     info = CODES[outcome.code]
     status = info.http_status
     body: object = envelope
+    language = _tag(outcome.locale)
     if problem and outcome.outcome is _ERROR_OUTCOME:
-        body = problem_from_envelope(envelope, outcome.locale)
+        body = problem_from_envelope(envelope)
         headers["Content-Type"] = PROBLEM_JSON
-    language = body.get("locale") if isinstance(body, Mapping) else None
-    language = language if isinstance(language, str) else outcome.locale
+        language = _tag(body.get("locale"))
     if language is not None:
         headers["Content-Language"] = language
     if status in (429, 503) and info.retry is Retry.BOUNDED:
@@ -528,14 +576,17 @@ def from_http(
 
 
 def _agent_data(outcome: Classified) -> dict[str, object]:
-    info = _known(outcome)
-    data: dict[str, object] = {
-        "code": info.code.value,
-        "layer": info.layer.value,
-        "retry_allowed": info.retry is Retry.BOUNDED,
-        "recovery": info.hint,
-        "docs_url": info.docs_url,
-    }
+    """What an agent is told of a failure: its code, and where this registry knows the
+    code, its layer, whether a retry is allowed, what to do and its page."""
+    _failure(outcome)
+    data: dict[str, object] = {"code": outcome.raw_code}
+    if outcome.code is not None:
+        info = CODES[outcome.code]
+        data["code"] = info.code.value
+        data["layer"] = info.layer.value
+        data["retry_allowed"] = info.retry is Retry.BOUNDED
+        data["recovery"] = info.hint
+        data["docs_url"] = info.docs_url
     params = outcome.params
     if params:
         data["params"] = params
@@ -568,14 +619,14 @@ def to_mcp(
     rpc_id = _response_id(rpc_id, request)
     outcome = classify(envelope)
     data = _agent_data(outcome)
-    info = _known(outcome)
     if outcome.outcome is _ERROR_OUTCOME:
+        number = CODES[outcome.code].jsonrpc_code if outcome.code is not None else None
         return {
             "jsonrpc": "2.0",
             "id": rpc_id,
             "error": {
-                "code": info.jsonrpc_code if info.jsonrpc_code is not None else -32000,
-                "message": outcome.message or info.message,
+                "code": number if number is not None else -32000,
+                "message": outcome.message or _said(outcome),
                 "data": data,
             },
         }
@@ -639,7 +690,10 @@ def from_mcp(message: Mapping[str, object]) -> Classified:
 
 
 def _tool_text(outcome: Classified) -> str:
-    info = _known(outcome)
+    _failure(outcome)
+    if outcome.code is None:  # a peer's code this registry does not know (a newer one)
+        return _text_lines(outcome, f"Error {outcome.raw_code} (not a code this registry knows).")
+    info = CODES[outcome.code]
     layer = LAYERS[info.layer].title
     where = SHAPES[info.shape].proves
     if info.retry is Retry.BOUNDED:
@@ -651,10 +705,17 @@ def _tool_text(outcome: Classified) -> str:
         retry = "do not retry"
     else:
         retry = "no retry policy is given"
-    lines = [f"Error {info.code.value} ({layer} layer; {retry}). {where}"]
+    head = f"Error {info.code.value} ({layer} layer; {retry}). {where}"
+    return _text_lines(outcome, head, f"What to do: {info.hint}")
+
+
+def _text_lines(outcome: Classified, head: str, hint: str | None = None) -> str:
+    """A tool result's text: ``head``, the envelope's message, ``hint`` and the request id."""
+    lines = [head]
     if outcome.message:
         lines.append(outcome.message)
-    lines.append(f"What to do: {info.hint}")
+    if hint is not None:
+        lines.append(hint)
     request_id = outcome.request_id
     if request_id is not None:
         lines.append(f"Request id: {request_id}")

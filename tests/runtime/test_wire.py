@@ -444,3 +444,86 @@ def test_retry_after_rounds_a_delay_up_to_whole_seconds() -> None:
 def typed_params(code: se.ErrorCode) -> dict[str, Any]:
     info = se.CODES[code]
     return {n: (3 if n in info.integers else f"v-{n}") for n in info.placeholders}
+
+
+def test_to_http_problem_keeps_what_the_envelope_says() -> None:
+    """The problem made for an envelope carries the envelope's own message, and says its
+    language only where the envelope does: re-rendering it in the source language replaced a
+    caller's text and labelled a peer's message English."""
+    custom = se.failure("TOO_MANY_ACTIONS", message="Too many here.", count=80, maximum=64)
+    _, headers, body = se.to_http(custom, problem=True)
+    problem = json.loads(body)
+    assert problem["detail"] == "Too many here."
+    assert "locale" not in problem and "Content-Language" not in headers
+    assert "Content-Language" not in se.to_http(custom)[1]  # as the envelope form answers
+    peer: Any = {
+        "ok": False,
+        "error": {
+            "code": "TOO_MANY_ACTIONS",
+            "message": "Zu viele Aktionen.",
+            "locale": "de",
+            "params": {"count": 80, "maximum": 64},
+        },
+    }
+    _, headers, body = se.to_http(peer, problem=True)
+    assert json.loads(body)["detail"] == "Zu viele Aktionen."
+    assert json.loads(body)["locale"] == headers["Content-Language"] == "de"
+    # Asked for a language, the message is made anew in it.
+    assert se.problem_from_envelope(peer, "fr")["detail"] == se.message(
+        "TOO_MANY_ACTIONS", "fr", count=80, maximum=64
+    )
+
+
+def test_to_http_problem_of_an_envelope_without_its_values() -> None:
+    """A peer on an older version may send no params: its message still makes a problem;
+    only a message made anew needs them, and their absence is a malformed envelope."""
+    older: Any = {"ok": False, "error": {"code": "LLM_TIMEOUT", "message": "Timed out."}}
+    status, headers, body = se.to_http(older, problem=True)
+    assert status == se.CODES[se.ErrorCode.LLM_TIMEOUT].http_status
+    assert json.loads(body)["detail"] == "Timed out." and headers["Content-Type"] == se.PROBLEM_JSON
+    with pytest.raises(se.MalformedEnvelope, match="seconds"):
+        se.problem_from_envelope(older, "de")
+
+
+@pytest.mark.parametrize("locale", ["en\r\nSet-Cookie: a=b", "de\n", "", "x" * 300, "d e"])
+def test_content_language_carries_only_a_language_tag(locale: str) -> None:
+    """The envelope's locale reaches a header only when it is a language tag: a CR LF in it
+    would start a header of the sender's choosing."""
+    for form in ("LLM_TIMEOUT", "PERMISSION_DENIED"):
+        sample: Any = se.failure(form, params=typed_params(se.ErrorCode(form)))
+        body = sample["error"] if sample["ok"] is False else sample["result"]["error"]
+        body["locale"] = locale
+        for problem in (False, True):
+            _, headers, _ = se.to_http(sample, problem=problem)
+            assert "Content-Language" not in headers, (form, problem)
+
+
+def test_mcp_never_sends_an_unfilled_template() -> None:
+    sample: Any = se.failure("LLM_TIMEOUT", seconds=30)
+    sample["error"]["message"] = ""
+    answer: Any = se.to_mcp(sample, 1)
+    assert answer["error"]["message"] == se.message("LLM_TIMEOUT", None, seconds=30)
+    del sample["error"]["params"]  # a peer of another version
+    said = se.to_mcp(sample, 1)["error"]["message"]  # type: ignore[index]
+    assert "{" not in said and "LLM_TIMEOUT" in said
+
+
+def test_agent_forms_of_a_success_and_of_a_code_from_a_newer_peer() -> None:
+    success: Any = {"ok": True, "result": {}}
+    for make in (lambda e: se.to_mcp(e, 1), se.to_tool_result):
+        with pytest.raises(se.MalformedEnvelope, match="not a failure"):
+            make(success)
+    newer: Any = {"ok": False, "error": {"code": "FROM_THE_FUTURE", "message": "A newer failure."}}
+    answer: Any = se.to_mcp(newer, 7)
+    assert answer["error"]["code"] == -32000
+    assert answer["error"]["message"] == "A newer failure."
+    assert answer["error"]["data"] == {"code": "FROM_THE_FUTURE"}
+    assert se.from_mcp(answer).raw_code == "FROM_THE_FUTURE"
+    inside: Any = {"ok": True, "result": {"error": {"code": "FROM_THE_FUTURE", "message": "m"}}}
+    for sample in (newer, inside):
+        tool: Any = se.to_tool_result(sample)
+        assert tool["content"][0]["text"].startswith("Error FROM_THE_FUTURE (")
+        found = se.from_tool_result(tool)
+        assert found is not None and found.raw_code == "FROM_THE_FUTURE" and found.code is None
+    answer = se.to_mcp(inside, 8)
+    assert se.from_mcp(answer).raw_code == "FROM_THE_FUTURE"
