@@ -280,6 +280,11 @@ def _lazy(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """The module's names, those _lazy makes included, without making them."""
+    return sorted({*globals(), "ErrorCode", *_INFO})
+
+
 if not TYPE_CHECKING:  # a type checker reads them from the imports above
     __getattr__ = _lazy
 

@@ -197,3 +197,36 @@ def test_a_count_written_into_a_kept_message_is_grouped_and_isolated_as_a_value(
         assert translator.message("LLM_RETRIES_EXHAUSTED", attempts=count) == first
     with pytest.raises(TypeError, match="must be an int, not bool"):
         se.Translator("de").message("LLM_RETRIES_EXHAUSTED", attempts=True)
+
+
+#: dir() of a fresh import: every public name, before any was served, and none served by it.
+DIR_CHILD = """
+import sys
+
+import surface_errors as se
+from surface_errors import codes
+
+names = dir(se)
+assert set(se.__all__) <= set(names), sorted(set(se.__all__) - set(names))
+assert names == sorted(names)
+assert {"ErrorCode", "CodeInfo", "LayerInfo", "LimitInfo", "CODES"} <= set(dir(codes))
+served = ("surface_errors.wire", "surface_errors.envelope", "surface_errors._error_code")
+assert not [name for name in served if name in sys.modules], sorted(sys.modules)
+assert "ErrorCode" not in vars(se) and "ErrorCode" not in vars(codes)
+print("ok")
+"""
+
+
+def test_dir_lists_the_names_served_on_first_use() -> None:
+    """dir() (and so a REPL's completion and help()) shows every public name of a fresh
+    import, the ones a module __getattr__ serves included, without importing them."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(DIR_CHILD)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr

@@ -50,6 +50,11 @@ def _lazy(name: str) -> object:
     return found
 
 
+def __dir__() -> list[str]:
+    """The module's names, those _lazy serves included, without importing them."""
+    return sorted({*globals(), *_SERVED})
+
+
 if not TYPE_CHECKING:  # a type checker reads them from the imports above
     __getattr__ = _lazy
 
