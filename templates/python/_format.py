@@ -103,8 +103,8 @@ def add_request_id(
     """``params`` with the ``request_id`` keyword filling the code's placeholder of that name,
     if it has one; the same value in ``params`` too is a TypeError, as for any other name, and
     so is a request id that is not a str."""
-    if request_id is not None and not isinstance(request_id, str):
-        raise TypeError(f"{info.code}: request_id must be a str, not {type(request_id).__name__}")
+    if request_id is not None:
+        check_text(info, "request_id", request_id)
     if request_id is None or "request_id" not in info.placeholders:
         return params
     if "request_id" in params:
@@ -113,6 +113,17 @@ def add_request_id(
             "keyword argument"
         )
     return {**params, "request_id": request_id}
+
+
+def check_text(info: CodeInfo, name: str, value: object) -> None:
+    """Raise naming the code when ``value`` (a caller's message or request id, which travel
+    as JSON) is not a str, or holds a lone surrogate, which UTF-8 cannot encode."""
+    if not isinstance(value, str):
+        raise TypeError(f"{info.code}: {name} must be a str, not {type(value).__name__}")
+    if not value.isascii() and _SURROGATE.search(value):
+        raise ValueError(
+            f"{info.code}: {name} has a lone surrogate, which UTF-8, and so JSON, cannot carry"
+        )
 
 
 def check_params(info: CodeInfo | _Text, params: Mapping[str, object]) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 # each "as" itself re-exports it, so callers that import them from this module keep working.
 from ._format import (
     add_request_id,
+    check_text,
     check_values,
     code_info,
     known_code,
@@ -203,12 +204,13 @@ def _body(
     check_params(info, params)  # also with a message of the caller's: params travel too
     check_values(info, params)  # as JSON, so each of its declared type
     language = None
-    if message is None:
-        if locale is None:
-            message, language = format_message(info.code, params=params), SOURCE_LOCALE
-        else:
-            words = translator(locale)
-            message, language = words.message(info.code, params=params), words.language(info.code)
+    if message is not None:
+        check_text(info, "message", message)
+    elif locale is None:
+        message, language = format_message(info.code, params=params), SOURCE_LOCALE
+    else:
+        words = translator(locale)
+        message, language = words.message(info.code, params=params), words.language(info.code)
     body: ErrorBody = {"code": info.code.value, "message": message}
     if params:
         body["params"] = dict(params)

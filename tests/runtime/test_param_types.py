@@ -115,3 +115,26 @@ def test_from_http_refuses_what_strict_parsers_refuse(constant: str) -> None:
     body = '{"ok": false, "error": {"code": "LLM_TIMEOUT", "params": {"seconds": %s}}}'
     with pytest.raises(se.MalformedEnvelope, match=f"{constant} is not a JSON number"):
         se.from_http(504, (body % constant).encode())
+
+
+@pytest.mark.parametrize(
+    ("given", "error"),
+    [
+        ({"message": "\ud800"}, ValueError),
+        ({"message": 5}, TypeError),
+        ({"message": Boom()}, TypeError),
+        ({"request_id": "r-\udfff"}, ValueError),
+        ({"request_id": 7}, TypeError),
+    ],
+)
+def test_a_message_or_request_id_json_cannot_carry_is_refused_when_built(
+    given: dict[str, Any], error: type[Exception]
+) -> None:
+    """A caller's message and request id travel as JSON too: one that is not a str, or holds
+    a lone surrogate, is refused by failure(), naming the code, not later by to_http."""
+    for code, name in (INTEGER, TEXT):
+        value: object = 3 if code == INTEGER[0] else "pay"
+        with pytest.raises(error, match=code):
+            se.failure(code, params={name: value}, **given)
+    sample = se.failure(TEXT[0], action="pay", message="fine \U0001f600", request_id="r-1")
+    assert se.to_http(sample)[0] == 200
