@@ -39,10 +39,20 @@ POLL = 0.4
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = actions.add_parser("build", help="build every published language")
-    build.add_argument("--out", metavar="DIR", help="build into DIR instead of <site>/build")
+    build.add_argument(
+        "--out",
+        metavar="DIR",
+        help="build into DIR/<lang>/ and DIR/index.html instead of <site>/build: a new or "
+        "empty folder, or one an earlier --out build made (each DIR/<lang> then holds exactly "
+        "its build)",
+    )
     build.add_argument("--jobs", metavar="N", type=int, help="builds at a time")
     build.add_argument("--staging", metavar="DIR", help="where the builds are staged first")
-    build.add_argument("--json", metavar="FILE", help="write what each build took to FILE")
+    build.add_argument(
+        "--json",
+        metavar="FILE",
+        help="write what each build took to FILE (a new file, or an earlier such report)",
+    )
     serve = actions.add_parser("serve", help="preview one language and regenerate on change")
     serve.add_argument("--lang", metavar="LANG", help="the language (default: the source one)")
     serve.add_argument(

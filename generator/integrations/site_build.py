@@ -55,6 +55,15 @@ WHO = "errorbook site build"  # how its messages start
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
 STAGING_PREFIX = "errorbook-site-"
 LOCK = ".lock"  # in each staging folder, flock-ed while its run lasts
+#: In a folder an ``--out`` build made: what says the languages' folders and index.html in
+#: it are errorbook's to replace, the next time.
+OUT_MARK = ".errorbook-site"
+OUT_MARK_TEXT = (
+    "This folder holds a site errorbook built (errorbook site build --out); the next such\n"
+    "build replaces each language's folder and index.html in it, and nothing else.\n"
+)
+#: The members of the report --json writes: a file that has them is one to write again.
+REPORT_KEYS = frozenset({"seconds", "jobs", "staging", "builds", "mirror"})
 
 # Room a staged build needs, estimated from its Markdown: every HTML page carries the theme's
 # navigation and header (about 25 KiB), the search index holds the text again, and the theme's
@@ -360,6 +369,44 @@ def overlap(site: Path, target: Path, staging: Path | None) -> str | None:
     return None
 
 
+def foreign_output(out: Path | None, staging: Path | None, report: Path | None) -> str | None:
+    """Why ``--out``, ``--staging`` or ``--json`` would touch what errorbook did not write,
+    or None. Checked before anything is built.
+
+    ``--out`` may name someone else's folder, and publishing makes each ``<lang>`` folder in
+    it hold exactly its build: so it must be new, empty, or one an earlier ``--out`` build
+    made (it holds :data:`OUT_MARK`). ``--json`` writes a new file, or again a report such a
+    build wrote; ``--staging`` must be a folder, if it exists."""
+    if out is not None and (out.is_symlink() or (out.exists() and not out.is_dir())):
+        return f"--out {out} is not a folder; give a new or empty folder"
+    if out is not None and out.is_dir() and not (out / OUT_MARK).is_file() and any(out.iterdir()):
+        return (
+            f"--out {out} holds files errorbook did not build, which the build would "
+            "replace or delete; give a new or empty folder"
+        )
+    if staging is not None and (
+        staging.is_symlink() or (staging.exists() and not staging.is_dir())
+    ):
+        return f"--staging {staging} is not a folder; give a folder, or a new one"
+    if report is not None:
+        if not report.parent.is_dir():
+            return f"--json {report}: there is no folder {report.parent} to write it in"
+        if report.is_symlink() or (report.exists() and not _a_report(report)):
+            return f"--json {report} exists and is not a report errorbook wrote; give a new file"
+    return None
+
+
+def _a_report(path: Path) -> bool:
+    """Whether ``path`` is a report ``--json`` wrote: a small JSON object with its members."""
+    try:
+        if not path.is_file() or path.stat().st_size > 1_000_000:
+            return False
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and set(data) == REPORT_KEYS
+
+
 def build_all(found: Sequence[Path], staging: Path, jobs: int) -> list[Built]:
     """Every language's build into ``staging``, ``jobs`` at a time, each reported as it ends
     (so that languages do not interleave)."""
@@ -398,9 +445,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out",
         type=Path,
         default=None,
-        help="build into OUT/<lang>/ and OUT/index.html instead of site/build; each "
-        "OUT/<lang> is made to hold exactly its build (anything else in it is deleted), and "
-        "nothing else in OUT is touched",
+        help="build into OUT/<lang>/ and OUT/index.html instead of site/build: a new or "
+        "empty folder, or one an earlier --out build made; each OUT/<lang> is made to hold "
+        "exactly its build (anything else in it is deleted), and nothing else in OUT is "
+        "touched",
     )
     parser.add_argument(
         "--staging",
@@ -425,7 +473,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     whole = args.out is None
     target = site / "build" if whole else args.out.resolve()
     chosen = args.staging.resolve() if args.staging is not None else None
-    if problem := overlap(site, target, chosen):
+    report = args.json.absolute() if args.json is not None else None
+    mine = None if whole else args.out.absolute()
+    if problem := overlap(site, target, chosen) or foreign_output(mine, chosen, report):
         print(f"{WHO}: {problem}")
         return 2
     start = time.perf_counter()
@@ -461,12 +511,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "Files already copied stay; the next build that passes puts the rest "
                       "right.")  # fmt: skip
             else:
+                mark = target / OUT_MARK
+                if not whole and not (mark.is_file() and mark.read_text("utf-8") == OUT_MARK_TEXT):
+                    _write(mark, OUT_MARK_TEXT.encode("utf-8"))
                 print(f"{WHO}: {target}: {published.written} files written, "
                       f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
     finally:
         staging.close()
     total = time.perf_counter() - start
-    if args.json is not None:
+    if report is not None:
         data = {
             "seconds": total,
             "jobs": jobs,
@@ -474,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "builds": [{k: v for k, v in asdict(b).items() if k != "output"} for b in results],
             "mirror": asdict(published) if published is not None else None,
         }
-        args.json.write_text(json.dumps(data, indent=2) + "\n", "utf-8")
+        _write(report, (json.dumps(data, indent=2) + "\n").encode("utf-8"))
     return 1 if published is None else 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import shlex
@@ -279,7 +280,8 @@ def test_a_rebuild_rewrites_only_what_changed_and_removes_what_is_gone(
 
     mirror = json.loads(timings.read_text("utf-8"))["mirror"]
     assert mirror["written"] == 0 and mirror["removed"] == 2
-    assert mirror["unchanged"] == len(after) - 1  # all but unrelated.txt
+    assert mirror["unchanged"] == len(after) - 2  # all but unrelated.txt and the --out mark
+    assert (out / site_build.OUT_MARK).is_file()
 
     (site / "pages" / "notes.md").write_text("# Notes\n\nSecond words.\n", "utf-8")
     assert run("generate", cwd=root).code == 0
@@ -586,3 +588,43 @@ def test_held_example_tabs_come_back_and_a_forged_placeholder_is_text() -> None:
     plain = plugin.on_page_content("<p>home</p>", page=other, config=config, files=None)  # type: ignore[arg-type]
     assert plain == "<p>home</p>"
     assert plugin.on_post_page(plain, page=other, config=config) == plain  # type: ignore[arg-type]
+
+
+def test_out_json_and_staging_never_touch_what_errorbook_did_not_write(
+    run: Run, tmp_path: Path
+) -> None:
+    """--out replaces DIR/<lang>/ and DIR/index.html: only in a new or empty folder, or one
+    an earlier --out build made; --json writes only a new file or an earlier report, and
+    --staging must be a folder. Each refusal comes before anything is built or written."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    site = root / "site"
+    registry = (root / "codes.yaml").read_bytes()
+    theirs = tmp_path / "theirs"
+    (theirs / "en" / "blog").mkdir(parents=True)
+    (theirs / "en" / "blog" / "post.html").write_text("keep", "utf-8")
+    (theirs / "index.html").write_text("keep", "utf-8")
+    before = _snapshot(theirs)
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep", "utf-8")
+    fresh = tmp_path / "fresh"
+    for extra, said in (
+        (["--out", str(theirs)], "did not build"),
+        (["--out", str(a_file)], "not a folder"),
+        (["--out", str(fresh), "--json", str(root / "codes.yaml")], "not a report"),
+        (["--out", str(fresh), "--json", str(tmp_path)], "not a report"),
+        (["--out", str(fresh), "--json", str(tmp_path / "no" / "t.json")], "no folder"),
+        (["--out", str(fresh), "--staging", str(a_file)], "not a folder"),
+    ):  # fmt: skip
+        done = _build(site, *extra)
+        assert done.returncode == 2, (extra, done.stdout + done.stderr)
+        assert said in done.stdout, done.stdout
+        assert "Traceback" not in done.stderr, done.stderr
+    assert _snapshot(theirs) == before
+    assert (root / "codes.yaml").read_bytes() == registry and a_file.read_text("utf-8") == "keep"
+    assert not fresh.exists() and not (tmp_path / "no").exists()
+    report = tmp_path / "report.json"
+    for _ in range(2):  # a new folder, then the one the first build made; a report, again
+        done = _build(site, "--out", str(fresh), "--json", str(report))
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert (fresh / "en" / "index.html").is_file() and (fresh / "index.html").is_file()
+        assert json.loads(report.read_text("utf-8"))["jobs"] >= 1
