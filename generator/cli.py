@@ -1,6 +1,8 @@
 """The ``errorbook`` command line: a thin layer over the pipeline, one module per verb.
 
-Exit status: 0 success, 1 invalid input or stale outputs, 2 usage error, 70 internal error.
+Exit status: 0 success, 1 invalid input or stale outputs, 2 usage error, 70 internal error,
+141 the reader of the output went away before it was all written (as a shell reports a
+program that SIGPIPE stopped).
 Diagnostics go to standard error; results to standard output.
 """
 
@@ -17,6 +19,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 EXIT_INTERNAL = 70  # the statuses 1 and 2 belong to the errors (errors.ErrorbookError)
+#: The output's reader went away (`errorbook check | head -1`): 128 + SIGPIPE, the status a
+#: shell gives a program the signal stopped. Never 0: under `set -o pipefail` a check that
+#: failed must not pass because its reader stopped reading.
+EXIT_PIPE = 141
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +72,30 @@ def _no_op(argv: Sequence[str]) -> int | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    try:
+        status = _main(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:  # argparse, after --help, --version or a usage error
+        status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    except BrokenPipeError:
+        status = EXIT_PIPE
+    return _delivered(status)
+
+
+def _delivered(status: int) -> int:
+    """``status``, once what was printed has reached the reader; else :data:`EXIT_PIPE`, with
+    the standard output pointed at the null device so that nothing tries to write it again."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        status = EXIT_PIPE
+    except ValueError:  # a closed stream: nothing is left to deliver
+        return status
+    if status == EXIT_PIPE:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
+
+
+def _main(argv: Sequence[str]) -> int:
     answer = _no_op(argv)
     if answer is not None:
         return answer
@@ -90,9 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ErrorbookError as exc:  # a failure errorbook foresaw: each kind says its own text
         sys.stderr.write(exc.report())
         return exc.exit_code
-    except BrokenPipeError:  # the reader went away (`errorbook ... | head`): not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    except BrokenPipeError:  # the reader went away (`errorbook ... | head`)
+        return EXIT_PIPE
     except KeyboardInterrupt:
         print("errorbook: interrupted", file=sys.stderr)
         return 130

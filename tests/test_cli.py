@@ -596,3 +596,30 @@ def test_explain_says_which_count_each_of_many_plural_forms_is_for(run: Run) -> 
     polish = run("explain", "TOO_MANY_ACTIONS", "--locale", "pl").out
     assert "  (n = 2, 3, 4, …)\n  Ta strona deklaruje {count} akcje;" in polish
     assert "(n = " not in run("explain", "TOO_MANY_ACTIONS").out  # two forms need no heads
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--help"], ["--version"], ["explain", "LLM_TIMEOUT"], ["validate", "--format", "json"]],
+)
+def test_a_reader_that_goes_away_is_neither_a_traceback_nor_a_success(
+    args: list[str], tmp_path: Path
+) -> None:
+    """`errorbook ... | head -1`: once the reader has gone, the output cannot all be written,
+    and the exit status says so as a shell does for a program stopped by SIGPIPE (141), never
+    0 (under `set -o pipefail` a failing check must not pass) and never with a traceback."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("registry: {}\n", "utf-8")
+    extra = ["--registry", str(bad)] if args[0] == "validate" else []
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", *args, *extra],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before anything is written
+    err = process.stderr.read().decode("utf-8", "replace")
+    assert process.wait(timeout=60) == 141, err
+    assert "Traceback" not in err and "internal error" not in err, err
