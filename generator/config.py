@@ -108,7 +108,8 @@ def find_pyproject(start: Path) -> Path | None:
                 raise ConfigError(
                     _not_toml(candidate, exc, "fix it, or pass --config PATH")
                 ) from None
-            if "errorbook" in data.get("tool", {}):
+            tool = data.get("tool")  # `tool = 1` is no table of tables: no errorbook there
+            if isinstance(tool, dict) and "errorbook" in tool:
                 return candidate
     return None
 
@@ -148,7 +149,8 @@ def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:
         raise ConfigError(f"{path}: cannot read: No such file or directory")
     try:
         text = data.decode("utf-8")
-        table = tomllib.loads(text).get("tool", {}).get("errorbook", {})
+        tool = tomllib.loads(text).get("tool", {})
+        table = tool.get("errorbook", {}) if isinstance(tool, dict) else {}
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: error: not valid TOML: {exc}") from None
     except tomllib.TOMLDecodeError as exc:

@@ -315,3 +315,60 @@ def test_site_serve_waits_for_the_pages_to_settle_before_it_builds(
         assert made.build_delay == site.SETTLE > 0.1
     finally:
         made.server_close()
+
+
+def test_init_ends_a_gitignore_line_before_adding_its_own(run: Run, tmp_path: Path) -> None:
+    """A .gitignore whose last line has no newline keeps that line: init's lines go below it
+    (they were glued to it, and node_modules was no longer ignored)."""
+    (tmp_path / ".gitignore").write_text("node_modules", "utf-8")
+    assert run("init", cwd=tmp_path).code == 0
+    lines = (tmp_path / ".gitignore").read_text("utf-8").split("\n")
+    assert lines[0] == "node_modules" and "/.errorbook-cache/" in lines
+
+
+@pytest.mark.parametrize(
+    "pyproject",
+    ["tool = 1\n", 'tool = "errorbook"\n', "tool = {black = {line-length = 99}}\n"],
+)
+def test_init_refuses_a_pyproject_it_cannot_add_its_table_to(
+    run: Run, tmp_path: Path, pyproject: str
+) -> None:
+    """A `tool` that is no table, or one written inline, cannot take [tool.errorbook] below it:
+    init says so and writes nothing (it was an internal error, or invalid TOML)."""
+    (tmp_path / "pyproject.toml").write_text(pyproject, "utf-8")
+    result = run("init", cwd=tmp_path)
+    assert result.code == 2, result.err
+    assert "pyproject.toml" in result.err and "internal error" not in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pyproject.toml"]
+    assert (tmp_path / "pyproject.toml").read_text("utf-8") == pyproject
+
+
+def test_init_that_cannot_write_leaves_nothing_behind(run: Run, tmp_path: Path) -> None:
+    """A write that fails part-way (here the site's folder is a file; a folder it may not
+    write in does the same) is a clear error, and what init had written is taken back, so
+    that the next init, once that is fixed, starts again instead of refusing its own
+    codes.yaml."""
+    (tmp_path / ".gitignore").write_text("dist/\n", "utf-8")
+    (tmp_path / "site").write_text("notes", "utf-8")
+    result = run("init", cwd=tmp_path)
+    assert result.code != 0 and "internal error" not in result.err, result.err
+    assert "site" in result.err and "Traceback" not in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gitignore", "site"]
+    assert (tmp_path / ".gitignore").read_text("utf-8") == "dist/\n"
+    (tmp_path / "site").unlink()
+    assert run("init", cwd=tmp_path).code == 0
+
+
+@pytest.mark.parametrize("kind", ["dangling link", "under a file"])
+def test_init_into_a_folder_it_cannot_make_is_a_usage_error(
+    run: Run, tmp_path: Path, kind: str
+) -> None:
+    if kind == "dangling link":
+        (tmp_path / "dang").symlink_to(tmp_path / "nowhere")
+        folder = "dang"
+    else:
+        (tmp_path / "afile").write_text("x", "utf-8")
+        folder = "afile/sub"
+    result = run("init", folder, cwd=tmp_path)
+    assert result.code == 2 and "internal error" not in result.err, result.err
+    assert not (tmp_path / "nowhere").exists()

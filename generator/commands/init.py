@@ -11,6 +11,8 @@ init says so and writes nothing.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import shlex
 import tomllib
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from .. import inputs
 from ..config import Config
-from ..errors import UsageError
+from ..errors import OutputError, UsageError
 from ..names import SHIPPED_TEMPLATES
 from ..pipeline.output import CACHE_FOLDER
 
@@ -88,12 +90,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, config: Config) -> int:
     del config  # the project does not exist yet: its configuration is what init writes
     root = Path(args.folder).absolute()
+    if root.is_symlink() and not root.exists():
+        raise UsageError(f"{args.folder} is a symbolic link to nothing; give a folder")
     if root.exists() and not root.is_dir():
         raise UsageError(f"{args.folder} is not a folder")
+    if not root.exists() and (above := _file_above(root)) is not None:
+        raise UsageError(f"{args.folder} cannot be made: {above} is a file, not a folder")
     name = _identifier(root.name)
     pyproject, gitignore = root / "pyproject.toml", root / ".gitignore"
     table = _table_for(pyproject)  # both read, and refused, before anything is written
     missing = _missing_ignores(gitignore)
+    ignores = "".join(f"{line}\n" for line in missing)
+    if ignores and (_existing(gitignore) or "\n")[-1:] != "\n":
+        ignores = "\n" + ignores  # below the last line, not glued to it
     writes = {
         root / "codes.yaml": REGISTRY.format(name=name, title=_title(root.name, name)),
         root / "site" / "mkdocs.base.yml": (
@@ -109,21 +118,73 @@ def run(args: argparse.Namespace, config: Config) -> int:
             f"{names} exist{'s' if len(taken) == 1 else ''} already in {root}; init never "
             "replaces a file (move it away, or set the project up by hand: see the README)"
         )
-    root.mkdir(parents=True, exist_ok=True)
-    for path, text in writes.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("x", encoding="utf-8") as handle:  # "x": never over a file
-            handle.write(text)
-        print(f"created  {path.relative_to(root)}")
-    for path, text in ((pyproject, table), (gitignore, "".join(f"{x}\n" for x in missing))):
-        if text:
-            existed = path.exists()
-            with path.open("a", encoding="utf-8") as handle:
+    done = _Written()
+    try:
+        done.folder(root)
+        for path, text in writes.items():
+            done.folder(path.parent)
+            with path.open("x", encoding="utf-8") as handle:  # "x": never over a file
+                done.created.append(path)
                 handle.write(text)
-            print(f"{'updated ' if existed else 'created '} {path.name}")
+        for path, text in ((pyproject, table), (gitignore, ignores)):
+            if text:
+                done.appended.append((path, path.stat().st_size if path.exists() else None))
+                with path.open("a", encoding="utf-8") as handle:
+                    handle.write(text)
+    except OSError as exc:
+        done.take_back()
+        failed = Path(exc.filename) if exc.filename else root
+        raise OutputError(
+            f"init cannot write {failed}: {exc.strerror or exc}; it has taken back what it "
+            "wrote, so run it again once that is fixed"
+        ) from None
+    for path in done.created:
+        print(f"created  {path.relative_to(root)}")
+    for path, size in done.appended:
+        print(f"{'updated ' if size is not None else 'created '} {path.name}")
     where = "" if root == Path.cwd() else f"cd {shlex.quote(args.folder)} && "
     print(f"next: {where}errorbook generate && errorbook site build")
     return 0
+
+
+class _Written:
+    """What init has written so far, so that a failed run can take it back: the folders
+    and files it created, and the files it appended to with their sizes before (None: it
+    created the file)."""
+
+    def __init__(self) -> None:
+        self.folders: list[Path] = []
+        self.created: list[Path] = []
+        self.appended: list[tuple[Path, int | None]] = []
+
+    def folder(self, path: Path) -> None:
+        missing = [path, *path.parents]
+        missing = [folder for folder in missing if not folder.exists()]
+        for folder in reversed(missing):
+            folder.mkdir()
+            self.folders.append(folder)
+
+    def take_back(self) -> None:
+        for path, size in reversed(self.appended):
+            with contextlib.suppress(OSError):
+                if size is None:
+                    path.unlink()
+                else:
+                    os.truncate(path, size)
+        for path in reversed(self.created):
+            with contextlib.suppress(OSError):
+                path.unlink()
+        for folder in reversed(self.folders):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def _file_above(folder: Path) -> Path | None:
+    """The first of ``folder``'s parents that exists, when it is not a folder."""
+    for parent in folder.parents:
+        if parent.exists() or parent.is_symlink():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def _identifier(folder: str) -> str:
@@ -172,11 +233,20 @@ def _table_for(pyproject: Path) -> str:
         raise UsageError(
             f"{pyproject}: not valid TOML ({exc}); fix it, then run init again"
         ) from None
-    if "errorbook" in data.get("tool", {}):
+    tool = data.get("tool", {})
+    if isinstance(tool, dict) and "errorbook" in tool:
         raise UsageError(
             f"{pyproject} has a [tool.errorbook] table already; this project is set up"
         )
-    return ("\n" if text.endswith("\n") else "\n\n") + TABLE
+    added = ("\n" if text.endswith("\n") else "\n\n") + TABLE
+    try:  # `tool = 1`, or `tool = {...}` written inline, takes no [tool.errorbook] below it
+        tomllib.loads(text + added)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(
+            f"{pyproject}: a [tool.errorbook] table cannot be added below what it holds ({exc}); "
+            "write `tool` as [tool.*] tables, or add the table by hand (see the README)"
+        ) from None
+    return added
 
 
 def _missing_ignores(gitignore: Path) -> list[str]:
