@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import inputs
+
 CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+\Z")
 #: The generated functions whose first argument is a code; each shape's builder is named
 #: ``<shape>_failure``, so any name of that form counts too.
@@ -106,22 +108,32 @@ class _Visitor(ast.NodeVisitor):
 def python_files(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[Path]:
     """Every .py file under ``paths``, skipping virtual environments, caches and ``exclude``."""
     skipped = [p.resolve() for p in exclude]
-    found: set[Path] = set()
+    found: dict[Path, Path] = {}  # by the file itself: one named twice is scanned once
     for root in paths:
-        candidates = [root] if root.is_file() else root.rglob("*.py")
+        # A path given that is not a folder is scanned as it is (scan says why it cannot be
+        # read); inside a folder, only what is not a folder (a folder named x.py is none).
+        candidates = [root] if not root.is_dir() else root.rglob("*.py")
         for path in candidates:
+            if path is not root and path.is_dir():
+                continue
             resolved = path.resolve()
             if set(path.parts) & SKIP_DIRS or any(resolved.is_relative_to(s) for s in skipped):
                 continue
-            found.add(path)
-    return sorted(found)
+            found.setdefault(resolved, path)
+    return sorted(found.values())
 
 
 def scan(path: Path, shown: str) -> tuple[list[Use], str | None]:
     """The uses in one file, or a problem when it cannot be read or parsed."""
     try:
-        data = path.read_bytes()
+        # As every input is read: a regular file of bounded size, never a FIFO (whose read
+        # would wait for a writer) or a device.
+        data = inputs.read(path)
+        if data is None:
+            return [], f"{shown}:1:1: error: cannot read: it is not there any more"
         tree = ast.parse(data, filename=shown)
+    except inputs.InputFileError as exc:
+        return [], f"{shown}:1:1: error: cannot read: {exc.reason} ({exc.hint})"
     except SyntaxError as exc:
         return [], f"{shown}:{exc.lineno or 1}:{exc.offset or 1}: error: cannot parse: {exc.msg}"
     except (OSError, ValueError) as exc:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import MINIMAL, ROOT, Run, generated_count, make_project
+from .conftest import MINIMAL, ROOT, Run, errorbook_process, generated_count, make_project
 
 TOTAL = generated_count()
 
@@ -623,3 +623,22 @@ def test_a_reader_that_goes_away_is_neither_a_traceback_nor_a_success(
     err = process.stderr.read().decode("utf-8", "replace")
     assert process.wait(timeout=60) == 141, err
     assert "Traceback" not in err and "internal error" not in err, err
+
+
+def test_usage_reads_no_fifo_and_counts_a_file_once(run: Run, tmp_path: Path) -> None:
+    """`usage` over a tree with a FIFO named like a module reported it unreadable instead of
+    waiting for a writer forever; a folder named x.py is no file; a file named twice (as
+    itself and inside a folder given too) is scanned once."""
+    tree = tmp_path / "src"
+    (tree / "pkg.py").mkdir(parents=True)  # a folder, named like a module
+    (tree / "a").mkdir()
+    (tree / "a" / "uses.py").write_text("x = 'LLM_TIMEOUT'\n", "utf-8")
+    os.mkfifo(tree / "pipe.py")
+    result = errorbook_process(ROOT, "usage", str(tree), str(tree / "a" / ".." / "a" / "uses.py"))
+    assert result.returncode == 1, result.stdout + result.stderr
+    out = result.stdout + result.stderr
+    assert "pipe.py:1:1: error: cannot read" in out, out
+    assert "pkg.py" not in out and "Traceback" not in out, out
+    assert out.count("uses.py") <= 1, out
+    result = errorbook_process(ROOT, "usage", str(tree / "pipe.py"))
+    assert "pipe.py:1:1: error: cannot read" in result.stdout + result.stderr
