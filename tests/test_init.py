@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from .conftest import Run
+from .conftest import Run, errorbook_process
 
 ERRORBOOK = str(Path(sys.executable).parent / "errorbook")
 
@@ -372,3 +372,26 @@ def test_init_into_a_folder_it_cannot_make_is_a_usage_error(
     result = run("init", folder, cwd=tmp_path)
     assert result.code == 2 and "internal error" not in result.err, result.err
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_site_serve_on_an_address_it_cannot_use_is_a_clear_error(run: Run, tmp_path: Path) -> None:
+    """A port someone else listens on, a port out of range, an address that is no HOST:PORT:
+    each says what is wrong with --dev-addr (they were internal errors)."""
+    assert run("init", cwd=tmp_path).code == 0
+    assert run("generate", cwd=tmp_path).code == 0
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        port = taken.getsockname()[1]
+        for address, said in (
+            (f"127.0.0.1:{port}", "cannot serve on"),
+            ("127.0.0.1:99999", "--dev-addr"),
+            ("nonsense", "--dev-addr"),
+        ):
+            result = errorbook_process(tmp_path, "site", "serve", "--dev-addr", address)
+            out = result.stdout + result.stderr
+            assert result.returncode in (1, 2), out
+            assert said in out and "internal error" not in out and "Traceback" not in out, out
+    finally:
+        taken.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib.util
 import json
 import os
@@ -99,6 +100,7 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
     from ..pipeline import build
 
     assert config.site_dir is not None
+    _check_address(args.dev_addr)
     published = [p.name.split(".")[1] for p in sorted(config.site_dir.glob("mkdocs.*.yml"))]
     published = [lang for lang in published if lang != "base"]
     try:
@@ -127,9 +129,25 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
 
     try:
         serve.serve(config_file=str(site_config), dev_addr=args.dev_addr, livereload=True)
+    except OSError as exc:
+        if exc.errno not in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+            raise
+        raise UsageError(
+            f"cannot serve on {args.dev_addr}: {exc.strerror}; choose another --dev-addr"
+        ) from None
     finally:
         watcher.stop.set()
     return 0
+
+
+def _check_address(address: str) -> None:
+    """A usage error unless ``address`` is HOST:PORT with a port MkDocs can listen on."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise UsageError(
+            f"--dev-addr {address!r} is not HOST:PORT with a port from 1 to 65535, such as "
+            "127.0.0.1:8000"
+        )
 
 
 #: How long MkDocs' server waits for the files to stop changing before it builds (its own
