@@ -146,12 +146,37 @@ def render(env: jinja2.Environment, template: str, **context: object) -> bytes:
         raise _broken(exc, filename, line, template) from None
     except ErrorbookError:  # errorbook's code, called by the template, said what is wrong
         raise
+    except UnicodeDecodeError as exc:  # Jinja's loader read a template in another encoding
+        raise _not_utf8(exc, template) from None
     except Exception as exc:
         filename, line = _failed_at(env, exc)
         if filename is None or _shipped(filename):
             raise
         raise _broken(exc, filename, line, template) from None
     return text.encode("utf-8")
+
+
+def _not_utf8(exc: UnicodeDecodeError, template: str) -> InvalidInput:
+    """The diagnostic of a template file that is not UTF-8, at the line of its first bad
+    byte: the file is the one the loader was reading (an include's, maybe), else ``template``."""
+    filename: str | None = None
+    trace = exc.__traceback__
+    while trace is not None:  # the innermost frame of Jinja's loader names the file
+        found = trace.tb_frame.f_locals.get("filename")
+        if isinstance(found, str) and trace.tb_frame.f_code.co_name == "get_source":
+            filename = found
+        trace = trace.tb_next
+    line = exc.object[: exc.start].count(b"\n") + 1  # the loader decodes the whole file
+    path = os.path.abspath(filename) if filename else None
+    shown = template
+    if path is not None:
+        shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
+    return invalid(
+        "E-FILE-NOT-UTF8",
+        Mark(shown, line, 1),
+        f"the template is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x})",
+        "save the template as UTF-8",
+    )
 
 
 def _shipped(filename: str) -> bool:

@@ -161,3 +161,26 @@ def test_an_error_errorbook_reports_from_inside_an_override_is_kept_as_it_is(
         render(env, "json/document.json.j2", check=check)
     (item,) = raised.value.diagnostics.items
     assert (item.id, str(item.mark)) == ("E-FILE-MISSING", "codes.yaml:3:5")
+
+
+def test_an_override_that_is_not_utf8_is_a_diagnostic_at_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A template saved in another encoding was an internal error (UnicodeDecodeError from
+    Jinja's loader): it is bad input at the line of its first byte that is not UTF-8."""
+    from generator.cli import main
+
+    root = _project(tmp_path, "python/codes.py.j2", "")
+    (root / "mine" / "python" / "codes.py.j2").write_bytes(b"# one\n# caf\xe9\n")
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        status = main(["generate"])
+    finally:
+        os.chdir(cwd)
+    err = capsys.readouterr().err
+    assert status == 1 and "internal error" not in err, err
+    first = err.splitlines()[0]
+    assert first.startswith("mine/python/codes.py.j2:2:") and first.endswith("[E-FILE-NOT-UTF8]"), (
+        err
+    )
