@@ -147,6 +147,9 @@ def run() -> None:
     thread is still running, it exits as usual, so that the interpreter waits for it."""
     import threading
 
+    for stream in (sys.stdout, sys.stderr):  # a terminal without the reader's script
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")  # gets escapes, not a crash
     status = main()
     if threading.active_count() > 1:
         raise SystemExit(status)

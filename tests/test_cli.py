@@ -642,3 +642,19 @@ def test_usage_reads_no_fifo_and_counts_a_file_once(run: Run, tmp_path: Path) ->
     assert out.count("uses.py") <= 1, out
     result = errorbook_process(ROOT, "usage", str(tree / "pipe.py"))
     assert "pipe.py:1:1: error: cannot read" in result.stdout + result.stderr
+
+
+def test_a_terminal_that_cannot_show_a_character_gets_an_escape(tmp_path: Path) -> None:
+    """An output encoding without the reader's script (PYTHONIOENCODING=ascii) was an
+    internal error when explain printed Japanese: the characters come out escaped."""
+    result = subprocess.run(
+        [sys.executable, "-m", "generator", "explain", "LLM_TIMEOUT", "--locale", "ja"],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"},
+        capture_output=True,
+        text=True,
+        encoding="ascii",
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "\\u" in result.stdout and "LLM_TIMEOUT" in result.stdout
