@@ -10,6 +10,7 @@ Catalogs are loaded on first use, one locale at a time.
 
 from __future__ import annotations
 
+from . import _negotiate
 from ._format import Fill, check_params, code_text, compile_template, merge_params, split
 from .codes import DIGIT_GROUPS, LOCALES, RIGHT_TO_LEFT, SCRIPTS, SOURCE_LOCALE, _Text
 
@@ -36,53 +37,9 @@ _fast: dict[str | None, dict[str, Fill]] = {}
 _compile = compile_template
 
 
-def _parse(tag: str) -> tuple[str, str | None, str | None] | None:
-    """(language, script, region) of a tag such as ``de-AT``, ``zh_Hant_TW``, ``de_AT.UTF-8``."""
-    base = tag.split(".", 1)[0].split("@", 1)[0].replace("-", "_").strip()
-    parts = [p for p in base.split("_") if p]
-    if not parts or not parts[0].isalpha() or parts[0].upper() in ("C", "POSIX"):
-        return None
-    language, script, region = parts[0].lower(), None, None
-    for part in parts[1:]:
-        if len(part) == 4 and part.isalpha():
-            script = part.title()
-        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
-            region = part.upper()
-    return language, script, region
-
-
-def _script_of(language: str, script: str | None, region: str | None) -> str | None:
-    if script is not None:
-        return script
-    default, regions = SCRIPTS.get(language, ("", {}))
-    return regions.get(region or "", default) or None
-
-
 def fallback_chain(locale: str | None) -> tuple[str, ...]:
     """The shipped locales to try for ``locale``, best first, ending in the source locale."""
-    chain: list[str] = []
-    parsed = _parse(locale) if locale else None
-    if parsed is not None:
-        language, script, region = parsed
-        for candidate in (
-            "_".join(p for p in (language, script, region) if p),
-            "_".join(p for p in (language, script) if p),
-            "_".join(p for p in (language, region) if p),
-            language,
-        ):
-            if candidate in _TRANSLATED and candidate not in chain:
-                chain.append(candidate)
-        wanted = _script_of(language, script, region)
-        same_script = []
-        for tag in _TRANSLATED:
-            other = _parse(tag)
-            if other is None or other[0] != language or tag in chain:
-                continue
-            if _script_of(*other) == wanted:
-                same_script.append((other[2] != region, tag))
-        chain += [tag for _, tag in sorted(same_script)]
-    chain.append(SOURCE_LOCALE)
-    return tuple(chain)
+    return _negotiate.chain(locale, _TRANSLATED, SCRIPTS, SOURCE_LOCALE)
 
 
 def _load(locale: str) -> gettext.NullTranslations:

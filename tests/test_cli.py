@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import surface_errors as se
+
 from .conftest import MINIMAL, ROOT, Run, errorbook_process, generated_count, make_project
 
 TOTAL = generated_count()
@@ -658,3 +660,35 @@ def test_a_terminal_that_cannot_show_a_character_gets_an_escape(tmp_path: Path) 
     )
     assert result.returncode == 0, result.stderr
     assert "\\u" in result.stdout and "LLM_TIMEOUT" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("asked", "locale"), [("DE", "de"), ("De-at", "de"), ("JA", "ja"), ("ar-EG", "ar")]
+)
+def test_explain_negotiates_as_the_runtime_does(run: Run, asked: str, locale: str) -> None:
+    """`--locale DE` was English with every field marked [en] and "locale": "DE"; the
+    runtime reads it as German. explain now negotiates with the runtime's own code."""
+    data = json.loads(
+        run("explain", "PERMISSION_DENIED", "--locale", asked, "--format", "json").out
+    )
+    assert data["locale"] == locale and data["untranslated"] == []
+    assert se.fallback_chain(asked)[0] == locale
+
+
+def test_explain_and_the_runtime_share_one_negotiation() -> None:
+    """A tag in another region reaches the locale written in its script (``zh_TW`` reads
+    ``zh_Hant``, ``sr_Latn_RS`` reads ``sr_Latn``), in explain as in the package, whose
+    ``_negotiate`` module is the file explain loads."""
+    from generator.catalogs.locales import script_table
+    from generator.commands.explain import negotiation
+
+    locales = ("zh_Hans", "zh_Hant", "sr", "sr_Latn", "de")
+    chain = negotiation().chain
+    scripts = script_table(locales)
+    assert chain("zh_TW", locales, scripts, "en")[0] == "zh_Hant"
+    assert chain("zh-Hant-TW", locales, scripts, "en")[0] == "zh_Hant"
+    assert chain("zh_CN", locales, scripts, "en")[0] == "zh_Hans"
+    assert chain("sr-Latn-RS", locales, scripts, "en")[:2] == ("sr_Latn", "sr")
+    assert chain("DE", locales, scripts, "en") == ("de", "en")
+    shipped = (ROOT / "templates" / "python" / "_negotiate.py").read_text("utf-8")
+    assert (ROOT / "surface_errors" / "_negotiate.py").read_text("utf-8").endswith(shipped)

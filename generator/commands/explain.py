@@ -9,7 +9,7 @@ import sys
 import textwrap
 import unicodedata
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..errors import UsageError
@@ -646,21 +646,37 @@ def asked_locale(given: str | None, environ: Mapping[str, str]) -> str | None:
     return None
 
 
+def negotiation() -> Any:
+    """The generated runtime's own negotiation (``templates/python/_negotiate.py``, which the
+    package ships as its ``_negotiate`` module), loaded from errorbook's templates, so that
+    explain answers in the locale the package would (``zh_TW`` reads ``zh_Hant``)."""
+    import importlib.util
+
+    from ..names import SHIPPED_TEMPLATES
+
+    path = SHIPPED_TEMPLATES / "python" / "_negotiate.py"
+    spec = importlib.util.spec_from_file_location("errorbook_runtime_negotiate", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def words_for(config: Config, registry: Registry, given: str | None) -> Words:
-    """The registry's text in the locale the reader asks for, negotiated by Babel against
-    the registry's locales as the runtime negotiates (``de_AT`` reads German); the source
-    language when none matches. The catalogs are read as ``generate`` reads them, and only
-    translations ``check`` accepts are used: a broken PO file leaves its fields in the
-    source language rather than stopping ``explain``."""
+    """The registry's text in the locale the reader asks for, negotiated against the
+    registry's locales as the runtime negotiates (:func:`negotiation`: ``de_AT`` reads
+    German); the source language when none matches. The catalogs are read as ``generate``
+    reads them, and only translations ``check`` accepts are used: a broken PO file leaves
+    its fields in the source language rather than stopping ``explain``."""
     import os
 
-    from babel import negotiate_locale
     from babel.core import parse_locale
 
     from .. import inputs
     from ..catalogs import pofile
     from ..catalogs.catalog import translations
     from ..catalogs.entries import message_contexts
+    from ..catalogs.locales import script_table
     from ..catalogs.paths import po_path
     from ..emit.render import environment
     from ..emit.site.pages import chrome_catalog
@@ -678,8 +694,12 @@ def words_for(config: Config, registry: Registry, given: str | None) -> Words:
             f"(the registry's locales: {', '.join([source, *registry.meta.locales])})"
         )
     available = [source, *registry.meta.locales]
-    chosen = (negotiate_locale([asked], available) if asked else None) or source
-    if given and asked and chosen == source and not negotiate_locale([asked], [source]):
+    negotiate = negotiation()
+    translated = tuple(tag for tag in registry.meta.locales if tag != source)
+    scripts = script_table(registry.meta.locales)
+    chosen = negotiate.chain(asked, translated, scripts, source)[0] if asked else source
+    wanted, own = negotiate.parse(asked) if asked else None, negotiate.parse(source)
+    if given and wanted and chosen == source and (own is None or wanted[0] != own[0]):
         print(
             f"errorbook: no catalog for {given!r}: shown in {source}, the source language "
             f"(the registry's locales: {', '.join(available)})",

@@ -25,7 +25,7 @@ LAZY = ("CodeInfo", "ErrorCode", "LayerInfo", "LimitInfo")
 LAZY_MODULES = ("envelope", "shapes", "wire")
 #: Files that are the same for every registry. They are plain files (``python/<name>``) so
 #: that ruff checks and formats them as the source they are; only the header line is added.
-COPIED = ("_enum.py", "_format.py", "i18n.py", "py.typed")
+COPIED = ("_enum.py", "_format.py", "_negotiate.py", "i18n.py", "py.typed")
 #: The envelope modules, for a registry that declares result shapes: ``shapes`` is rendered
 #: (a builder named after each shape), the others are copied. ``wire`` projects envelopes
 #: onto HTTP, RFC 9457, gRPC details and MCP, so it needs both HTTP and JSON-RPC numbers.

@@ -72,6 +72,7 @@ def test_a_registry_without_vocabulary_gets_no_envelope_code(tmp_path: Path) -> 
         "plain_errors/_format.py",
         "plain_errors/_info.py",
         "plain_errors/_kinds.py",
+        "plain_errors/_negotiate.py",
         "plain_errors/_records.py",
         "plain_errors/codes.json",
         "plain_errors/codes.py",
