@@ -75,7 +75,11 @@ def _with_vocabulary(root: Node, config: Config) -> Node:
         return root  # nothing to lend: the old side is judged as it is
     if not isinstance(donor, Mapping):
         return root
-    lent = [(key, node) for key, node in donor.pairs if key.value in VOCABULARY]
+    lent = [
+        (key, _words_only(node) if key.value == "recovery_kinds" else node)
+        for key, node in donor.pairs
+        if key.value in VOCABULARY
+    ]
     meta = dict((key.value, node) for key, node in root.pairs).get("registry")
     donor_meta = dict((key.value, node) for key, node in donor.pairs).get("registry")
     if isinstance(meta, Mapping) and isinstance(donor_meta, Mapping):
@@ -87,3 +91,17 @@ def _with_vocabulary(root: Node, config: Config) -> Node:
                 pairs=[(k, meta if k.value == "registry" else v) for k, v in root.pairs],
             )
     return Mapping(root.mark, pairs=[*root.pairs, *lent])
+
+
+def _words_only(kinds: Node) -> Node:
+    """The recovery kinds without the retry policies each fits: a rule that came with the
+    vocabulary, which a revision written before it was never held to (its codes would
+    fail it, at lines of another file)."""
+    if not isinstance(kinds, Mapping):
+        return kinds
+    pairs = []
+    for key, kind in kinds.pairs:
+        if isinstance(kind, Mapping):
+            kind = Mapping(kind.mark, pairs=[(k, v) for k, v in kind.pairs if k.value != "retry"])
+        pairs.append((key, kind))
+    return Mapping(kinds.mark, pairs=pairs)

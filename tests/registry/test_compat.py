@@ -687,3 +687,32 @@ def test_a_value_a_code_no_longer_gives_is_shown_as_such() -> None:
     without = BASE.replace("    since: 1.0.0\n  ITEMS_REFUSED:", "  ITEMS_REFUSED:", 1)
     [change] = [c for c in changes(BASE, without) if c.field == "since"]
     assert (change.old, change.new) == ("1.0.0", "none given")
+
+
+def test_a_revision_from_before_the_vocabulary_is_not_held_to_its_later_rules(
+    run: Run, tmp_path: Path
+) -> None:
+    """The working registry's recovery kinds may say which retry policies they fit, a rule
+    the old revision was never written under: lent to it, they lend their words, not that
+    rule (diff failed with E-RECOVERY-RETRY-CONTRADICTS at the old file's code, citing a
+    line of the working file)."""
+    working = BASE.replace(
+        "  ask_user: {summary: Ask the person.}\n",
+        "  ask_user: {summary: 'Ask the person, then retry.', retry: [bounded]}\n",
+    )
+    root = make_project(tmp_path / "p", working)
+    start = BASE.index("  wires: [http, jsonrpc]\n")
+    old = BASE[:start] + BASE[BASE.index("layers:\n") :]
+    old = old.replace("  wires: [http, jsonrpc]\n", "")
+    old = old.replace("retry: {policy: bounded, limit: attempts}", "retry: {policy: never}")
+    assert old != BASE
+    (root / "old.yaml").write_text(old, "utf-8")
+    result = run("diff", "old.yaml", "--format", "json", cwd=root)
+    assert result.code == 0, result.err
+    changed = json.loads(result.out)["changes"]
+    assert ("ITEMS_REFUSED", "retry") in {(c["name"], c["field"]) for c in changed}, changed
+    # A registry that declares the rule itself is still held to it.
+    never = working.replace("retry: {policy: bounded, limit: attempts}", "retry: {policy: never}")
+    (root / "codes.yaml").write_text(never, "utf-8")
+    result = run("validate", cwd=root)
+    assert result.code == 1 and "E-RECOVERY-RETRY-CONTRADICTS" in result.err, result.err
