@@ -129,10 +129,17 @@ def _not_toml(path: Path, exc: tomllib.TOMLDecodeError, hint: str) -> str:
 
 
 def _line_of(text: str, key: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip().startswith(key):
+    """The line that sets ``key`` in the [tool.errorbook] table (else the first line that
+    names it, as in a dotted or inline form; else 1)."""
+    rows = text.splitlines()
+    sets = re.compile(rf"""\s*(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*=""")
+    inside = False
+    for number, row in enumerate(rows, 1):
+        if row.lstrip().startswith("["):
+            inside = row.split("#", 1)[0].replace(" ", "").strip() == "[tool.errorbook]"
+        elif inside and sets.match(row):
             return number
-    return 1
+    return next((number for number, row in enumerate(rows, 1) if key in row), 1)
 
 
 def load(pyproject: Path | None = None, cwd: Path | None = None) -> Config:

@@ -140,3 +140,22 @@ def test_max_input_mib_also_bounds_the_registry(run: Run, tmp_path: Path) -> Non
     assert "raise max-input-mib in [tool.errorbook]" in refused.err
     (root / "pyproject.toml").write_text("[tool.errorbook]\nmax-input-mib = 32\n", "utf-8")
     assert run("validate", cwd=root).code == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("[tool.foo]\nregistry = 'x'\n\n[tool.errorbook]\nregistry = 5\n", 5),
+        ("[tool.errorbook]\nregistry-x = 1\nregistry = 5\n", 2),  # the unknown key first
+        ("[tool.errorbook]\n# registry = 'old'\n  registry   = 5\n", 3),
+    ],
+)
+def test_a_configuration_problem_names_the_line_in_tool_errorbook(
+    run: Run, tmp_path: Path, text: str, line: int
+) -> None:
+    """The line of a key in [tool.errorbook], not the first line of the file that starts
+    with the key's name (another tool's table, a comment, a longer key)."""
+    (tmp_path / "pyproject.toml").write_text(text, "utf-8")
+    result = run("validate", cwd=tmp_path)
+    assert result.code == 2, result.err
+    assert f"pyproject.toml:{line}:1: error: " in result.err, result.err
