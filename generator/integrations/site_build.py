@@ -396,6 +396,16 @@ def foreign_output(out: Path | None, staging: Path | None, report: Path | None) 
     return None
 
 
+def _mark(path: Path) -> None:
+    """Write the --out folder's mark, unless it is there already. Where it cannot be written
+    (a folder someone made in its place), the next --out build into the folder refuses it,
+    which says why."""
+    text = OUT_MARK_TEXT.encode("utf-8")
+    with contextlib.suppress(OSError):
+        if path.is_symlink() or not path.is_file() or path.read_bytes() != text:
+            _write(path, text)
+
+
 def _a_report(path: Path) -> bool:
     """Whether ``path`` is a report ``--json`` wrote: a small JSON object with its members."""
     try:
@@ -511,9 +521,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "Files already copied stay; the next build that passes puts the rest "
                       "right.")  # fmt: skip
             else:
-                mark = target / OUT_MARK
-                if not whole and not (mark.is_file() and mark.read_text("utf-8") == OUT_MARK_TEXT):
-                    _write(mark, OUT_MARK_TEXT.encode("utf-8"))
+                if not whole:
+                    _mark(target / OUT_MARK)
                 print(f"{WHO}: {target}: {published.written} files written, "
                       f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
     finally:
