@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from .. import inputs
 from ..config import Config, ConfigError
 from ..diagnostics import InvalidInput
 from .loader import Mapping, Node, decode, load_file, load_text
@@ -27,10 +28,18 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
 
 
 def read_side(spec: str, config: Config) -> tuple[bytes, str]:
-    """The bytes of a registry and the name to show for it."""
+    """The bytes of a registry and the name to show for it: a file, read as every input is
+    (a regular file within max-input-mib), or a file at a git revision."""
+    if not spec.strip():
+        raise ConfigError("give a file or a git revision to compare with, not an empty name")
     path = Path(spec)
     if path.is_file():
-        return path.read_bytes(), spec
+        try:
+            data = inputs.read(path, limit=config.input_limit)
+        except inputs.InputFileError as exc:
+            raise ConfigError(f"{spec}: {exc.reason} ({exc.hint})") from None
+        if data is not None:
+            return data, spec
     revision, _, inside = spec.partition(":")
     top = _git(config.root, "rev-parse", "--show-toplevel")
     if top.returncode != 0:

@@ -716,3 +716,21 @@ def test_a_revision_from_before_the_vocabulary_is_not_held_to_its_later_rules(
     (root / "codes.yaml").write_text(never, "utf-8")
     result = run("validate", cwd=root)
     assert result.code == 1 and "E-RECOVERY-RETRY-CONTRADICTS" in result.err, result.err
+
+
+def test_diff_refuses_an_empty_revision_and_reads_a_file_within_the_bound(
+    run: Run, tmp_path: Path
+) -> None:
+    """`diff ''` compared with git's index (":codes.yaml"); a file side was read whole,
+    whatever its size, where every other input is bounded by max-input-mib."""
+    root = make_project(tmp_path / "p", BASE)
+    result = run("diff", "", cwd=root)
+    assert result.code == 2 and "a file or a git revision" in result.err, result.err
+    big = root / "big.yaml"
+    big.write_bytes(b"# " + b"x" * (2 * 1024 * 1024) + b"\n")
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\nmax-input-mib = 1\n", "utf-8"
+    )
+    result = run("diff", "big.yaml", cwd=root)
+    assert result.code != 0 and "internal error" not in result.err, result.err
+    assert "big.yaml" in result.err and "MiB" in result.err, result.err
