@@ -19,7 +19,7 @@ from babel import Locale
 from ..catalogs import plurals
 from ..catalogs.catalog import StableCatalog, usable
 from ..catalogs.entries import message_contexts
-from ..catalogs.locales import digit_groups, right_to_left
+from ..catalogs.locales import digit_groups, right_to_left, script_table
 from ..names import header as header_line
 from ..names import pascal
 from ..registry.model import Registry
@@ -77,6 +77,7 @@ def emit(
         "every_title": all(c.title for c in registry.codes),
         "digit_groups": digit_groups((registry.meta.source_locale, *registry.meta.locales)),
         "right_to_left": right_to_left((registry.meta.source_locale, *registry.meta.locales)),
+        "scripts": script_table(registry.meta.locales),
     }
     files: dict[str, bytes] = {
         str(root / "index.ts"): render(env, "typescript/index.ts.j2", **context),

@@ -62,14 +62,16 @@ test("every code gives back its values, message, locale and request id through J
     for (const [i, locale] of [undefined, "de-AT", "ja_JP.UTF-8", "pl", "ar", "xx"].entries()) {
       const params: Record<string, string | number> = {};
       for (const name of info.placeholders) {
+        if (name === "request_id") continue; // filled from requestId, as in Python
         params[name] = info.integers.includes(name) ? integers[(i + seen) % integers.length]! : texts[(i + seen) % texts.length]!;
       }
       const options = locale === undefined ? { requestId: `req-${i}` } : { locale, requestId: `req-${i}` };
       const sent = failure(code, params, options);
       const back = classify(JSON.parse(JSON.stringify(sent)));
       assert.ok(back.outcome !== "success" && back.code === code);
-      assert.deepEqual(back.error["params"] ?? {}, params);
-      assert.equal(back.message, message(code, locale, params));
+      const filled = info.placeholders.includes("request_id") ? { ...params, request_id: `req-${i}` } : params;
+      assert.deepEqual(back.error["params"] ?? {}, filled);
+      assert.equal(back.message, message(code, locale, filled));
       assert.equal(back.error["request_id"], `req-${i}`);
       // every code is translated into every shipped language: the chain's first is the one
       assert.equal(back.error["locale"], fallbackChain(locale)[0]!.replace(/_/g, "-"));
@@ -168,4 +170,58 @@ test("a caller that rules out both failures reads the result", () => {
   let seen = 0;
   if (r.ok && r.result.error === undefined) seen = r.result.value;
   assert.equal(seen, 7);
+});
+
+test("a name that is no code of this registry is a RangeError, never undefined", () => {
+  for (const name of ["FOO", "constructor", "__proto__", "toString"]) {
+    const code = name as ErrorCode;
+    assert.throws(() => message(code, "de", {}), RangeError);
+    assert.throws(() => title(code), RangeError);
+    assert.throws(() => recoveryHint(code), RangeError);
+    assert.throws(() => failure(code, {}), RangeError);
+  }
+});
+
+test("locale tags negotiate as the Python package negotiates them", () => {
+  // The expected chains are the Python package's fallback_chain for the same tags.
+  assert.deepEqual(fallbackChain("DE"), ["de", "en"]);
+  assert.deepEqual(fallbackChain(" de "), ["de", "en"]);
+  assert.deepEqual(fallbackChain("de-AT"), ["de", "en"]);
+  assert.deepEqual(fallbackChain("ar_EG.UTF-8"), ["ar", "en"]);
+  assert.deepEqual(fallbackChain("C"), ["en"]);
+  // Registered under their canonical form, in whatever order: the same region first, then
+  // by name (the one registered first won before).
+  registerLocale("pt_pt", {});
+  registerLocale("pt-BR", {});
+  assert.deepEqual(fallbackChain("pt"), ["pt_BR", "pt_PT", "en"]);
+  assert.deepEqual(fallbackChain("pt-PT"), ["pt_PT", "pt_BR", "en"]);
+  assert.throws(() => registerLocale("C", {}), TypeError);
+});
+
+test("a whole number of 21 digits or more is written out, grouped, never as 1e+21", () => {
+  const text = message("TOO_MANY_ACTIONS", "en", { count: 5, maximum: 1e21 });
+  assert.ok(text.includes("1,000,000,000,000,000,000,000"), text);
+  // As the Python package writes 10**21 (ja groups with a comma too).
+  assert.ok(message("TOO_MANY_ACTIONS", "ja", { count: 1e21, maximum: 3 }).includes("1,000,000,000,000,000,000,000"));
+});
+
+test("requestId fills the request_id placeholder and is checked, as in Python", () => {
+  const sent = failure("LLM_FAILED", {}, { requestId: "abc" });
+  const body = sent.ok ? sent.result.error : sent.error;
+  assert.ok(body.message.includes("abc") && body.request_id === "abc");
+  assert.throws(() => failure("LLM_FAILED", { request_id: "a" }, { requestId: "b" }), TypeError);
+  assert.throws(() => failure("LLM_FAILED", {}, { requestId: 5 as unknown as string }), TypeError);
+  assert.throws(() => failure("LLM_FAILED", {}, { requestId: "r-\ud800" }), RangeError);
+});
+
+test("an option on Object.prototype is no option given", () => {
+  const proto = Object.prototype as Record<string, unknown>;
+  proto["locale"] = "ar";
+  try {
+    const sent = failure("PERMISSION_DENIED", { action: "pay" });
+    const body = sent.ok ? sent.result.error : sent.error;
+    assert.equal(body.locale, "en");
+  } finally {
+    delete proto["locale"];
+  }
 });

@@ -30,6 +30,16 @@ export const DIGIT_GROUPS: Readonly<Record<string, string>> = {
 /** The locales written right to left: each value put into their messages is isolated
  * (U+2068 … U+2069), so that `2024-11-05` or `-32004` keeps its order. */
 export const RIGHT_TO_LEFT: ReadonlySet<string> = new Set(["ar"]);
+/** Per language of the registry's locales: the script it is written in by default (from
+ * CLDR), and the regions where it is written in another, as the Python package's SCRIPTS. */
+const SCRIPTS: Readonly<Record<string, readonly [string, Readonly<Record<string, string>>]>> = {
+  "ar": ["Arab", {  }],
+  "de": ["Latn", {  }],
+  "es": ["Latn", {  }],
+  "fr": ["Latn", {  }],
+  "ja": ["Jpan", {  }],
+  "pl": ["Latn", {  }],
+};
 
 export const Layer = {
   CONFIGURATION: "configuration",
@@ -752,33 +762,79 @@ export type LocaleMessages = { readonly [code: string]: Forms };
 const catalogs = new Map<string, LocaleMessages>();
 const FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]/g;
 
-/** Make a locale's messages (from locales/<lang>.json) available to message() and title(). */
+/**
+ * Make a locale's messages (from locales/<lang>.json) available to message() and title(),
+ * under the tag's canonical form (`pt-BR` and `pt_br` are `pt_BR`). A tag that names no
+ * language is a TypeError.
+ */
 export function registerLocale(tag: string, messages: LocaleMessages): void {
-  catalogs.set(tag, messages);
+  const parsed = parse(tag);
+  if (parsed === null) throw new TypeError(`'${tag}' names no language`);
+  catalogs.set(parsed.filter((p) => p !== null).join("_"), messages);
 }
 
-function parts(tag: string): string[] {
-  const base = tag.split(".")[0]?.split("@")[0]?.replace(/-/g, "_") ?? "";
-  return base.split("_").filter((p) => p !== "");
+type Parsed = [language: string, script: string | null, region: string | null];
+
+/** (language, script, region) of a tag such as `de-AT`, `zh_Hant_TW`, `de_AT.UTF-8`: the
+ * Python package's parse, so that both runtimes read a tag alike. */
+function parse(tag: string): Parsed | null {
+  const base = (tag.split(".")[0] ?? "").split("@")[0]!.replace(/-/g, "_").trim();
+  const p = base.split("_").filter((x) => x !== "");
+  const first = p[0];
+  if (first === undefined || !/^[A-Za-z]+$/.test(first) || ["C", "POSIX"].includes(first.toUpperCase())) return null;
+  let script: string | null = null;
+  let region: string | null = null;
+  for (const part of p.slice(1)) {
+    if (part.length === 4 && /^[A-Za-z]+$/.test(part)) script = part[0]!.toUpperCase() + part.slice(1).toLowerCase();
+    else if ((part.length === 2 && /^[A-Za-z]+$/.test(part)) || (part.length === 3 && /^[0-9]+$/.test(part))) region = part.toUpperCase();
+  }
+  return [first.toLowerCase(), script, region];
 }
 
-/** The registered locales to try for `tag`, best first, ending in the source locale. */
+function scriptOf(language: string, script: string | null, region: string | null): string | null {
+  if (script !== null) return script;
+  const [fallback, regions] = SCRIPTS[language] ?? ["", {}];
+  return (Object.prototype.hasOwnProperty.call(regions, region ?? "") ? regions[region ?? ""] : fallback) || null;
+}
+
+/** The registered locales to try for `tag`, best first, ending in the source locale: the tag
+ * itself and its shorter forms, then its language's other locales in the same script (the
+ * same region first), as the Python package's fallback_chain. */
 export function fallbackChain(tag?: string): string[] {
   const chain: string[] = [];
-  const p = tag ? parts(tag) : [];
-  const language = p[0]?.toLowerCase();
-  if (language) {
-    const rest = p.slice(1).map((x) => (x.length === 4 ? x[0]!.toUpperCase() + x.slice(1).toLowerCase() : x.toUpperCase()));
-    for (let size = rest.length; size >= 0; size--) {
-      const candidate = [language, ...rest.slice(0, size)].join("_");
-      if (catalogs.has(candidate) && !chain.includes(candidate)) chain.push(candidate);
+  const translated = [...catalogs.keys()].filter((known) => known !== REGISTRY.sourceLocale);
+  const parsed = tag ? parse(tag) : null;
+  if (parsed !== null) {
+    const [language, script, region] = parsed;
+    for (const candidate of [
+      [language, script, region],
+      [language, script],
+      [language, region],
+      [language],
+    ].map((p) => p.filter((x) => x !== null).join("_"))) {
+      if (translated.includes(candidate) && !chain.includes(candidate)) chain.push(candidate);
     }
-    for (const known of catalogs.keys()) {
-      if (known.split("_")[0] === language && !chain.includes(known)) chain.push(known);
+    const wanted = scriptOf(language, script, region);
+    const sameScript: [boolean, string][] = [];
+    for (const known of translated) {
+      const other = parse(known);
+      if (other === null || other[0] !== language || chain.includes(known)) continue;
+      if (scriptOf(...other) === wanted) sameScript.push([other[2] !== region, known]);
     }
+    sameScript.sort((a, b) => Number(a[0]) - Number(b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    chain.push(...sameScript.map(([, known]) => known));
   }
   chain.push(REGISTRY.sourceLocale);
   return chain;
+}
+
+/** A code of this registry, checked: a RangeError for any other name (a code arriving over
+ * the wire from a newer peer, or `constructor`), as the Python package's ValueError. */
+function codeInfo(code: string): CodeInfo {
+  if (typeof code !== "string" || !Object.prototype.hasOwnProperty.call(CODES, code)) {
+    throw new RangeError(`'${String(code)}' is not a code of this registry`);
+  }
+  return CODES[code as ErrorCode];
 }
 
 /** How values are written into one language's messages: the digit separator of whole
@@ -789,9 +845,14 @@ interface Writing {
   readonly integers: readonly string[];
 }
 
+/** A whole number's digits, never in exponent form (String(1e21) is "1e+21"). */
+function wholeDigits(value: number): string {
+  return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
+}
+
 /** `value` with its digits grouped in threes from 1,000 on, as Python's format(value, ","). */
 function grouped(value: number, separator: string): string {
-  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
+  const digits = wholeDigits(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, separator);
   return value < 0 ? "-" + digits : digits;
 }
 
@@ -802,7 +863,7 @@ function fill(template: string, allowed: readonly string[], params: Readonly<Rec
     if (token === "}}") return "}";
     if (name !== undefined && allowed.includes(name)) {
       const value = params[name];
-      let shown = String(value);
+      let shown = typeof value === "number" && Number.isInteger(value) ? wholeDigits(value) : String(value);
       if (
         writing?.group !== undefined &&
         writing.integers.includes(name) &&
@@ -858,7 +919,7 @@ export function message(code: ErrorCode, locale?: string, params: Readonly<Recor
 /** The message and the registered locale whose words it is in (the source locale's when no
  * usable translation was found). */
 function render(code: ErrorCode, locale: string | undefined, params: Readonly<Record<string, string | number>>, plain = false): [string, string] {
-  const info = CODES[code];
+  const info = codeInfo(code);
   checkParams(info, params);
   const count = info.count !== null ? Number(params[info.count]) : null;
   const chain = fallbackChain(locale);
@@ -875,7 +936,7 @@ function render(code: ErrorCode, locale: string | undefined, params: Readonly<Re
     if (typeof forms === "string") {
       template = forms;
     } else if (count !== null) {
-      template = forms[new Intl.PluralRules(tag.replace(/_/g, "-")).select(count)] ?? forms["other"];
+      template = forms[pluralRules(tag).select(count)] ?? forms["other"];
     }
     if (template === undefined) continue;
     const text = fill(template, info.placeholders, params, writing);
@@ -886,13 +947,34 @@ function render(code: ErrorCode, locale: string | undefined, params: Readonly<Re
   return [text ?? info.message, REGISTRY.sourceLocale];
 }
 
+const plurals = new Map<string, Intl.PluralRules>();
+
+/** One Intl.PluralRules per locale (making one is most of a plural message's time); a tag
+ * Intl does not know takes the rules of its language, else the source locale's. */
+function pluralRules(tag: string): Intl.PluralRules {
+  let rules = plurals.get(tag);
+  if (rules === undefined) {
+    for (const name of [tag.replace(/_/g, "-"), tag.split("_")[0]!, REGISTRY.sourceLocale]) {
+      try {
+        rules = new Intl.PluralRules(name);
+        break;
+      } catch {
+        continue;
+      }
+    }
+    rules ??= new Intl.PluralRules();
+    plurals.set(tag, rules);
+  }
+  return rules;
+}
+
 /**
  * The title of `code` in the best registered locale for `locale`: a short summary that is the
  * same for every occurrence (it has no placeholders). A catalog keeps it under `CODE.title`,
  * beside the code's message.
  */
 export function title(code: ErrorCode, locale?: string): string {
-  const source = CODES[code].title;
+  const source = codeInfo(code).title;
   for (const tag of fallbackChain(locale)) {
     const found = catalogs.get(tag)?.[`${code}.title`];
     if (typeof found === "string" && found !== "") return found;
@@ -932,14 +1014,33 @@ function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>):
  * must be of its declared type (a TypeError names the code and the placeholder otherwise).
  */
 export function failure(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: { locale?: string; requestId?: string } = {}): ErrorEnvelope | ResultEnvelope {
-  const info = CODES[code];
+  const info = codeInfo(code);
+  if (info.status === "retired") {
+    throw new RangeError(`${code} is retired: it is kept for reading old envelopes, never emitted`);
+  }
+  // Own properties only: what an object's prototype holds is not an option given.
+  const own = (name: string): unknown => (Object.prototype.hasOwnProperty.call(options, name) ? (options as Record<string, unknown>)[name] : undefined);
+  const locale = own("locale") as string | undefined;
+  const requestId = own("requestId");
+  if (requestId !== undefined) {
+    // As the Python package's failure(request_id=...): a string JSON can carry, which also
+    // fills the code's request_id placeholder, if it has one.
+    if (typeof requestId !== "string") throw new TypeError(`${code}: requestId must be a string, not ${describe(requestId)}`);
+    if (LONE_SURROGATE.test(requestId)) throw new RangeError(`${code}: requestId has a lone surrogate, which UTF-8, and so JSON, cannot carry`);
+    if (info.placeholders.includes("request_id")) {
+      if (Object.prototype.hasOwnProperty.call(params, "request_id")) {
+        throw new TypeError(`${code}: placeholder 'request_id' is given both in params and as requestId`);
+      }
+      params = { ...params, request_id: requestId };
+    }
+  }
   checkParams(info, params);
   checkValues(info, params);
   // Without a locale the message is the source text as written (Python's format_message).
-  const [text, tag] = render(code, options.locale, params, options.locale === undefined);
+  const [text, tag] = render(code, locale, params, locale === undefined);
   const error: ErrorBody = { code, message: text };
   if (Object.keys(params).length) error.params = { ...params };
-  if (options.requestId !== undefined) error.request_id = options.requestId;
+  if (requestId !== undefined) error.request_id = requestId as string;
   error.locale = tag.replace(/_/g, "-"); // the language of the message, as a BCP 47 tag
   return SHAPE_FORMS[info.shape] === "error" ? { ok: false, error } : { ok: true, result: { error } };
 }
@@ -947,5 +1048,5 @@ export function failure(code: ErrorCode, params: Readonly<Record<string, string 
 
 /** Model-facing guidance for a code, in plain English. */
 export function recoveryHint(code: ErrorCode): string {
-  return CODES[code].hint;
+  return codeInfo(code).hint;
 }
