@@ -225,3 +225,10 @@ test("an option on Object.prototype is no option given", () => {
     delete proto["locale"];
   }
 });
+
+test("registerLocale refuses what is no locale's messages", () => {
+  const file = { $comment: "generated", locale: "it", messages: {} };
+  assert.throws(() => registerLocale("it", file as unknown as Record<string, string>), /\.messages/);
+  assert.throws(() => registerLocale("it", null as unknown as Record<string, string>), TypeError);
+  assert.deepEqual(fallbackChain("it"), ["en"]);
+});

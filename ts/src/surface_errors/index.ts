@@ -770,6 +770,15 @@ const FIELD = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|[{}]/g;
 export function registerLocale(tag: string, messages: LocaleMessages): void {
   const parsed = parse(tag);
   if (parsed === null) throw new TypeError(`'${tag}' names no language`);
+  const given = messages as unknown;
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    throw new TypeError(`registerLocale('${tag}', ...) takes a locale's messages, an object`);
+  }
+  const wrapped = (given as Record<string, unknown>)["messages"];
+  if (typeof wrapped === "object" && wrapped !== null && "locale" in given) {
+    // The whole locales/<lang>.json: its messages are under "messages".
+    throw new TypeError(`registerLocale('${tag}', ...) takes the file's .messages, not the whole file`);
+  }
   catalogs.set(parsed.filter((p) => p !== null).join("_"), messages);
 }
 
