@@ -232,3 +232,14 @@ test("registerLocale refuses what is no locale's messages", () => {
   assert.throws(() => registerLocale("it", null as unknown as Record<string, string>), TypeError);
   assert.deepEqual(fallbackChain("it"), ["en"]);
 });
+
+test("failure() takes options that may be undefined, under exactOptionalPropertyTypes", () => {
+  // This file compiles with exactOptionalPropertyTypes: a caller's maybe-undefined values
+  // must be accepted as the options they stand for (a compile error before).
+  const maybeLocale: string | undefined = process.env["ERRORBOOK_NO_SUCH_VARIABLE"];
+  const maybeId: string | undefined = undefined;
+  const sent = failure("PERMISSION_DENIED", { action: "pay" }, { locale: maybeLocale, requestId: maybeId });
+  const body = sent.ok ? sent.result.error : sent.error;
+  assert.equal(body.locale, "en");
+  assert.equal(body.request_id, undefined);
+});

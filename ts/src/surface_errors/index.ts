@@ -1022,7 +1022,7 @@ function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>):
  * The envelope for a code, in the shape its registry entry declares. Each placeholder value
  * must be of its declared type (a TypeError names the code and the placeholder otherwise).
  */
-export function failure(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: { locale?: string; requestId?: string } = {}): ErrorEnvelope | ResultEnvelope {
+export function failure(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
   const info = codeInfo(code);
   if (info.status === "retired") {
     throw new RangeError(`${code} is retired: it is kept for reading old envelopes, never emitted`);
