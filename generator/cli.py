@@ -108,11 +108,14 @@ def _main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.config:
-            config.plain_path(args.config, "error: --config")
-        settings = config.load(Path(args.config).absolute() if args.config else None)
+        given = getattr(args, "config", None)  # a verb without the common flags has none
+        if given:
+            config.plain_path(given, "error: --config")
+        settings = config.load(Path(given).absolute() if given else None)
         settings = config.with_overrides(
-            settings, registry=args.registry, python_out=getattr(args, "python_out", None)
+            settings,
+            registry=getattr(args, "registry", None),
+            python_out=getattr(args, "python_out", None),
         )
         status: int = args.run(args, settings)
         return status

@@ -395,3 +395,12 @@ def test_site_serve_on_an_address_it_cannot_use_is_a_clear_error(run: Run, tmp_p
             assert said in out and "internal error" not in out and "Traceback" not in out, out
     finally:
         taken.close()
+
+
+def test_init_takes_no_registry_or_config_flag_it_would_ignore(run: Run, tmp_path: Path) -> None:
+    """`init --registry errors.yaml` wrote codes.yaml all the same: a flag init does not
+    follow is a usage error, and nothing is written."""
+    for flags in (["--registry", "errors.yaml"], ["--config", "other.toml"]):
+        result = run("init", *flags, cwd=tmp_path)
+        assert result.code == 2 and "unrecognized arguments" in result.err, result.err
+        assert list(tmp_path.iterdir()) == []

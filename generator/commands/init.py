@@ -77,6 +77,11 @@ codes:
 """
 
 
+#: init writes codes.yaml and the [tool.errorbook] table: --registry and --config, which
+#: every other verb takes to find a project, would be taken and ignored.
+COMMON_FLAGS = False
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "folder",

@@ -47,7 +47,8 @@ def register(sub: Any, parent: argparse.ArgumentParser, verb: ModuleType) -> Non
     """Add ``verb`` (a module of this package) as a subcommand named after the module,
     with ``_`` written as ``-`` (``init_locale`` is ``errorbook init-locale``)."""
     name = verb.__name__.rpartition(".")[2].replace("_", "-")
-    parser = sub.add_parser(name, parents=[parent], help=verb.HELP, description=verb.DESCRIPTION)
+    parents = [parent] if getattr(verb, "COMMON_FLAGS", True) else []
+    parser = sub.add_parser(name, parents=parents, help=verb.HELP, description=verb.DESCRIPTION)
     verb.add_arguments(parser)
     parser.set_defaults(run=verb.run)
 
