@@ -243,3 +243,11 @@ test("failure() takes options that may be undefined, under exactOptionalProperty
   assert.equal(body.locale, "en");
   assert.equal(body.request_id, undefined);
 });
+
+test("null parameters are no parameters, as Python's params=None", () => {
+  const none = null as unknown as Record<string, string>;
+  assert.equal(message("NOT_CONFIGURED", "de", none), message("NOT_CONFIGURED", "de"));
+  const sent = failure("NOT_CONFIGURED", none);
+  assert.equal(sent.ok ? sent.result.error.code : sent.error.code, "NOT_CONFIGURED");
+  assert.throws(() => message("PERMISSION_DENIED", "de", none), /missing placeholder 'action'/);
+});

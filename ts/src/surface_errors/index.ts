@@ -929,6 +929,7 @@ export function message(code: ErrorCode, locale?: string, params: Readonly<Recor
  * usable translation was found). */
 function render(code: ErrorCode, locale: string | undefined, params: Readonly<Record<string, string | number>>, plain = false): [string, string] {
   const info = codeInfo(code);
+  params ??= {}; // null from a JavaScript caller: no parameters, as Python's params=None
   checkParams(info, params);
   const count = info.count !== null ? Number(params[info.count]) : null;
   const chain = fallbackChain(locale);
@@ -1024,6 +1025,7 @@ function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>):
  */
 export function failure(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
   const info = codeInfo(code);
+  params ??= {}; // null from a JavaScript caller: no parameters, as Python's params=None
   if (info.status === "retired") {
     throw new RangeError(`${code} is retired: it is kept for reading old envelopes, never emitted`);
   }
