@@ -51,7 +51,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
@@ -581,6 +581,25 @@ def _temporary(path: Path, prefix: str, suffix: str, data: bytes) -> str:
 MOVE_IT = "move it away, or point python-out, site or typescript-out elsewhere"
 
 
+#: How many files in the way :func:`in_the_way` names before it counts the rest.
+NAMED = 10
+
+
+def in_the_way(refused: Sequence[str]) -> str:
+    """What generate says when files it did not write stand where it would write: every one
+    (up to :data:`NAMED`), as check names them, so that one move clears the way."""
+    if len(refused) == 1:
+        return (
+            f"{refused[0]} exists and was not written by errorbook; nothing was written: {MOVE_IT}"
+        )
+    shown = ", ".join(refused[:NAMED])
+    more = f" and {len(refused) - NAMED} more" if len(refused) > NAMED else ""
+    return (
+        f"{shown}{more} exist and were not written by errorbook; nothing was written: "
+        + MOVE_IT.replace("move it away", "move them away")
+    )
+
+
 def foreign(root: Path, statuses: list[FileStatus]) -> list[str]:
     """The stale outputs that :func:`write` refuses to overwrite: files errorbook did not
     write (they do not carry its header). `check` names them too, so that its advice and
@@ -743,9 +762,7 @@ def _write(
     statuses = _compare(root, files, layout, listed if every else None, same)
     refused = foreign(root, statuses)
     if refused:
-        raise OutputError(
-            f"{refused[0]} exists and was not written by errorbook; nothing was written: {MOVE_IT}"
-        )
+        raise OutputError(in_the_way(refused))
     _sweep({(root / name).parent for name in files})
     # The manifest goes last: until every file is in place, the previous manifest still
     # names what a rerun has to finish or clean up.

@@ -237,3 +237,21 @@ def test_the_fast_path_checks_what_the_slow_path_checks() -> None:
         "PERMISSION_DENIED", action="{x}"
     )
     assert "{x}" in words.message("PERMISSION_DENIED", action="{x}")  # values are not formats
+
+
+def test_generate_names_every_file_in_its_way_as_check_does(run: Run, tmp_path: Path) -> None:
+    """With two hand-written files where errorbook would write, check named both and
+    generate only the first: the user moved one away, ran again, and met the next."""
+    root = make_project(tmp_path / "p")
+    package = root / "demo_errors"
+    package.mkdir()
+    for name in ("codes.py", "i18n.py"):
+        (package / name).write_text("# my own module\n", "utf-8")
+    checked = run("check", cwd=root)
+    result = run("generate", cwd=root)
+    assert result.code == 1
+    for name in ("codes.py", "i18n.py"):
+        assert f"demo_errors/{name}" in checked.err, checked.err
+        assert f"demo_errors/{name}" in result.err, result.err
+        assert (package / name).read_text("utf-8") == "# my own module\n"
+    assert "were not written by errorbook" in result.err and "move them away" in result.err
