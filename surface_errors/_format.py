@@ -170,15 +170,8 @@ def check_values(info: CodeInfo, params: Mapping[str, object]) -> None:
                     f"{info.code}: placeholder {name!r} is outside "
                     f"±{MAX_JSON_INTEGER}, the integers every JSON peer reads exactly"
                 )
-        elif not isinstance(value, str):
-            raise TypeError(
-                f"{info.code}: placeholder {name!r} must be a str, not {type(value).__name__}"
-            )
-        elif not value.isascii() and _SURROGATE.search(value):
-            raise ValueError(
-                f"{info.code}: placeholder {name!r} has a lone surrogate, which "
-                "UTF-8, and so JSON, cannot carry"
-            )
+        else:
+            check_text(info, f"placeholder {name!r}", value)
 
 
 def split(template: str, allowed: Collection[str]) -> tuple[list[str], list[str]] | None:

@@ -167,16 +167,21 @@ def _not_utf8(exc: UnicodeDecodeError, template: str) -> InvalidInput:
             filename = found
         trace = trace.tb_next
     line = exc.object[: exc.start].count(b"\n") + 1  # the loader decodes the whole file
-    path = os.path.abspath(filename) if filename else None
-    shown = template
-    if path is not None:
-        shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
     return invalid(
         "E-FILE-NOT-UTF8",
-        Mark(shown, line, 1),
+        Mark(_shown(filename, template), line, 1),
         f"the template is not valid UTF-8 (byte 0x{exc.object[exc.start]:02x})",
         "save the template as UTF-8",
     )
+
+
+def _shown(filename: str | None, template: str) -> str:
+    """How a diagnostic names a template file: relative to the working folder when it lies
+    inside it, else absolute; ``template`` (its name) when the file is not known."""
+    if not filename:
+        return template
+    path = os.path.abspath(filename)
+    return os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
 
 
 def _shipped(filename: str) -> bool:
@@ -209,9 +214,7 @@ def _broken(exc: Exception, filename: str | None, line: int | None, template: st
     """The diagnostic of a template that failed: where, what Jinja2 (or the code the
     template called) said, and what to do, which depends on whose template it is."""
     path = os.path.abspath(filename) if filename else None
-    shown = template
-    if path is not None:
-        shown = os.path.relpath(path) if path.startswith(os.getcwd() + os.sep) else path
+    shown = _shown(filename, template)
     if path is not None and _shipped(path):
         hint = "this is one of errorbook's own templates: fix it, or restore errorbook's copy"
     else:

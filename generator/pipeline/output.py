@@ -579,6 +579,7 @@ def _temporary(path: Path, prefix: str, suffix: str, data: bytes) -> str:
 
 #: What to do about an output path that holds a file errorbook did not write.
 MOVE_IT = "move it away, or point python-out, site or typescript-out elsewhere"
+MOVE_THEM = "move them away, or point python-out, site or typescript-out elsewhere"
 
 
 #: How many files in the way :func:`in_the_way` names before it counts the rest.
@@ -588,15 +589,11 @@ NAMED = 10
 def in_the_way(refused: Sequence[str]) -> str:
     """What generate says when files it did not write stand where it would write: every one
     (up to :data:`NAMED`), as check names them, so that one move clears the way."""
-    if len(refused) == 1:
-        return (
-            f"{refused[0]} exists and was not written by errorbook; nothing was written: {MOVE_IT}"
-        )
-    shown = ", ".join(refused[:NAMED])
+    one = len(refused) == 1
     more = f" and {len(refused) - NAMED} more" if len(refused) > NAMED else ""
     return (
-        f"{shown}{more} exist and were not written by errorbook; nothing was written: "
-        + MOVE_IT.replace("move it away", "move them away")
+        f"{', '.join(refused[:NAMED])}{more} {'exists and was' if one else 'exist and were'} "
+        f"not written by errorbook; nothing was written: {MOVE_IT if one else MOVE_THEM}"
     )
 
 

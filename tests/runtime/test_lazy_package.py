@@ -127,10 +127,11 @@ print("ok")
 """
 
 
-def test_import_builds_nothing_that_grows_with_the_registry_and_every_name_works() -> None:
+def _in_a_fresh_interpreter(child: str) -> None:
+    """Run ``child`` in a new Python with the repository on its path; its asserts decide."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(CHILD)],
+        [sys.executable, "-c", textwrap.dedent(child)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -138,6 +139,10 @@ def test_import_builds_nothing_that_grows_with_the_registry_and_every_name_works
         check=False,
     )
     assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
+
+
+def test_import_builds_nothing_that_grows_with_the_registry_and_every_name_works() -> None:
+    _in_a_fresh_interpreter(CHILD)
 
 
 def test_codes_is_a_read_only_mapping_of_every_code() -> None:
@@ -220,13 +225,4 @@ print("ok")
 def test_dir_lists_the_names_served_on_first_use() -> None:
     """dir() (and so a REPL's completion and help()) shows every public name of a fresh
     import, the ones a module __getattr__ serves included, without importing them."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(DIR_CHILD)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (result.returncode, result.stdout) == (0, "ok\n"), result.stderr
+    _in_a_fresh_interpreter(DIR_CHILD)
