@@ -72,13 +72,21 @@ def run(args: argparse.Namespace, config: Config) -> int:
         fresh, refreshed, problems = stamp.verify(config)
         if fresh:
             return nothing_to_do(config.root, refreshed, problems)
-    from ..pipeline import build  # the full pipeline, only when there is work
+    from ..pipeline import loading
 
-    results, catalog_run = build.regenerate(
-        config,
-        plain=not (args.registry or args.config or args.python_out),
-        use_cache=not args.force,
-    )
+    # The registry is validated in another process while this one imports the pipeline.
+    started = loading.begin(config, use_cache=not args.force, ahead=True)
+    try:
+        from ..pipeline import build  # the full pipeline, only when there is work
+
+        results, catalog_run = build.regenerate(
+            config,
+            plain=not (args.registry or args.config or args.python_out),
+            use_cache=not args.force,
+            started=started,
+        )
+    finally:
+        started.stop()
     report(catalog_run.changes)  # what the merge replaced, before what fails check
     report(catalog_run.problems)
     changed = [r for r in results if r.status not in ("unchanged", "left")]

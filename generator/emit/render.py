@@ -9,6 +9,7 @@ text enters generated source: each one escapes for the language it lands in.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -49,8 +50,87 @@ def json_literal(value: object) -> str:
 
 
 def json_pretty(value: object) -> str:
-    """A whole JSON document, keys in the order the emitter built them."""
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    """A whole JSON document, keys in the order the emitter built them: exactly
+    ``json.dumps(value, indent=2, ensure_ascii=False)``.
+
+    With an indent, the standard library encodes in Python, through a generator per
+    container; for the registry's data files that was most of the time of making them. This
+    walks the value once, encoding each string with the standard library's own C function;
+    a value of any other kind (a float that is not finite, an object ``json`` would refuse)
+    is left to ``json.dumps`` whole, which writes or refuses it as it always has (a test
+    compares the two on generated values)."""
+    out: list[str] = []
+    try:
+        _pretty(value, "\n", out)
+    except (_Unusual, RecursionError):  # RecursionError: a value that holds itself
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    return "".join(out)
+
+
+class _Unusual(Exception):
+    """A value :func:`_pretty` leaves to ``json.dumps``."""
+
+
+_STRING = json.encoder.encode_basestring  # what json.dumps uses with ensure_ascii=False
+
+
+def _pretty(value: object, newline: str, out: list[str]) -> None:
+    """Append ``value``'s JSON text to ``out``; ``newline`` starts a line at its depth."""
+    if isinstance(value, str):
+        out.append(_STRING(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float) and math.isfinite(value):
+        out.append(float.__repr__(value))
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        inner = newline + "  "
+        out.append("[")
+        separator = inner
+        for item in value:
+            out.append(separator)
+            separator = "," + inner
+            _pretty(item, inner, out)
+        out.append(newline + "]")
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        out.append("{")
+        separator = inner
+        for key, item in value.items():
+            out.append(separator + _STRING(_key(key)) + ": ")
+            separator = "," + inner
+            _pretty(item, inner, out)
+        out.append(newline + "}")
+    else:
+        raise _Unusual
+
+
+def _key(key: object) -> str:
+    """A mapping's key as ``json`` writes it: text, or a number, boolean or null as text."""
+    if isinstance(key, str):
+        return key
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if isinstance(key, int):
+        return int.__repr__(key)
+    if isinstance(key, float) and math.isfinite(key):
+        return float.__repr__(key)
+    raise _Unusual
 
 
 class _Dumper(yaml.SafeDumper):

@@ -27,7 +27,7 @@ from ..digest import digest
 from ..emit import Files
 from ..errors import ConfigError
 from ..registry.model import Registry
-from . import cache, forks, output, runtime, seal
+from . import cache, loading, output, runtime, seal
 from . import pages as page_files
 
 if TYPE_CHECKING:
@@ -61,9 +61,10 @@ def registry_for(
     seen: Callable[[bytes], None] | None = None,
     loaded: Callable[[str], None] | None = None,
     use_cache: bool = True,
+    started: loading.Loading | None = None,
 ) -> Registry:
     with few_collections():
-        return _registry_for(config, seen, loaded, use_cache)
+        return _registry_for(config, seen, loaded, use_cache, started)
 
 
 def _registry_for(
@@ -71,63 +72,23 @@ def _registry_for(
     seen: Callable[[bytes], None] | None = None,
     loaded: Callable[[str], None] | None = None,
     use_cache: bool = True,
+    started: loading.Loading | None = None,
 ) -> Registry:
-    """Load the configured registry. Diagnostics name the file as the user can find it;
-    generated files name it relative to the project (or by file name), the same on every
-    machine. ``seen`` receives the bytes read (the stamp records what the run used).
+    """Load the configured registry (see :mod:`.loading`); ``started``: its loading, begun
+    by the caller. ``seen`` receives the bytes read (the stamp records what the run used).
 
     The registry ``generate`` last loaded from the same bytes is taken from its cache;
     ``loaded`` receives the cache key when the registry was read from its file instead,
     so that ``generate`` can cache it. ``use_cache=False`` (``generate --force``) reads the
     file whatever the cache holds."""
-    stable = config.display(config.registry)
-    if PurePosixPath(stable).is_absolute():
-        stable = config.registry.name
-    try:
-        shown = Path(os.path.relpath(config.registry)).as_posix()
-        if shown.startswith("../"):
-            shown = Path(os.path.abspath(config.registry)).as_posix()
-    except ValueError:  # another drive on Windows
-        shown = str(config.registry)
-    # The registry's own bound (16 MiB) stands unless max-input-mib asks for another.
-    limit = config.input_limit if config.max_input_mib is not None else None
-    from ..registry import source
-
-    data = source.read_file(config.registry, shown, limit)
+    if started is None:
+        started = loading.begin(config, use_cache)
     if seen is not None:
-        seen(data)
-    key = cache.registry_key(data, shown, stable)
-    registry = cache.load_registry(config.root, key) if use_cache else None
-    if registry is None:
-        registry = dataclasses.replace(_validated(data, shown), path=stable, source=key)
-        if loaded is not None:
-            loaded(key)
+        seen(started.data)
+    registry, fresh = started.finish()
+    if fresh and loaded is not None:
+        loaded(started.key)
     return registry
-
-
-#: A registry file at least this large is validated in a process of its own (see _validated).
-FORKED_VALIDATION_BYTES = 2_000_000
-
-
-def _validated(data: bytes, shown: str) -> Registry:
-    """The registry in ``data``, read and validated; a large one in a process forked for it,
-    which sends it back pickled.
-
-    Reading and validating ten thousand codes leaves the process that did it about a hundred
-    megabytes larger than the registry it made: the YAML's nodes and the validators'
-    intermediate objects are freed, but CPython keeps most of their pages, since a page is
-    given back only when nothing on it is alive. Every catalog worker is forked from this
-    process later and would start with those pages. Unpickled, the registry is compact."""
-    if len(data) >= FORKED_VALIDATION_BYTES and forks.available():
-        return forks.map_forked(functools.partial(_validate, shown=shown), [data], 1)[0]
-    return _validate(data, shown)
-
-
-def _validate(data: bytes, shown: str) -> Registry:
-    from ..registry import loader
-    from ..registry.validate import validate
-
-    return validate(loader.load_text(loader.decode(data, shown), shown), shown)
 
 
 def existing_catalogs(config: Config, registry: Registry) -> dict[str, bytes]:
@@ -468,7 +429,34 @@ REGISTRY_ALONE: dict[str, Callable[[Registry, Callable[[], Environment], str], F
 def _environment(templates: Path | None) -> Environment:
     from ..emit.render import environment
 
-    return environment(templates)
+    prepared = _PREPARED.pop(templates, None)
+    return prepared if prepared is not None else environment(templates)
+
+
+#: The Jinja2 environment :func:`_prepare` made, by the templates' folder, for the next run
+#: to take (once: a later run makes its own, and sees templates added since).
+_PREPARED: dict[Path | None, Environment] = {}
+
+
+def _prepare(config: Config) -> None:
+    """What the emitters of the outputs made from the registry alone (``REGISTRY_ALONE``)
+    would each do first, done once here while another process validates the registry:
+    import them, with Jinja2, and compile their templates. Each of them runs in a process
+    forked from this one, which finds it done. A template that does not compile is left
+    for its emitter to report, as it always does."""
+    from jinja2 import TemplateError
+
+    from ..emit import jsondata, python  # noqa: F401  (imported for the forks to inherit)
+
+    env = _environment(config.templates)
+    for name in env.list_templates(filter_func=lambda name: name.startswith(_PREPARED_FOLDERS)):
+        with contextlib.suppress(TemplateError, UnicodeDecodeError, OSError):
+            env.get_template(name)
+    _PREPARED[config.templates] = env
+
+
+#: The template folders of the emitters in REGISTRY_ALONE.
+_PREPARED_FOLDERS = ("python/", "json/")
 
 
 def _emit(
@@ -629,13 +617,15 @@ def regenerate(
     plain: bool = True,
     use_cache: bool = True,
     writing: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
+    started: loading.Loading | None = None,
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     """What ``errorbook generate`` does after its stamp check: every output written (only
     those that changed), then the catalog cache and the stamp the next run starts from.
 
     ``plain`` says the configuration came from pyproject.toml alone (see
     :func:`stamp.record`). ``writing``, when given, is entered while the outputs are
-    written, and only then (``errorbook site serve`` holds MkDocs' server so).
+    written, and only then (``errorbook site serve`` holds MkDocs' server so). ``started``:
+    the registry's loading, begun by the caller (see :mod:`.loading`).
 
     The collector stays tuned to the end (see :func:`few_collections`): with the default
     threshold back, the first allocations after the catalogs (importing what the stamp
@@ -650,7 +640,7 @@ def regenerate(
     ours = gc.get_freeze_count() == 0
     try:
         with few_collections():
-            return _regenerate(config, plain, use_cache, writing, ours)
+            return _regenerate(config, plain, use_cache, writing, ours, started)
     finally:
         if ours:
             gc.unfreeze()
@@ -662,12 +652,15 @@ def _regenerate(
     use_cache: bool,
     writing: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
     freeze: bool = False,
+    started: loading.Loading | None = None,
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     from . import stamp
 
+    if started is not None and started.running:
+        _prepare(config)  # while another process validates the registry
     seen: list[bytes] = []
     fresh: list[str] = []
-    registry = registry_for(config, seen.append, fresh.append, use_cache)
+    registry = registry_for(config, seen.append, fresh.append, use_cache, started)
     if freeze:
         gc.freeze()  # see regenerate
     # The PO files are read by the workers that merge them (each trusts the stamp's entry of

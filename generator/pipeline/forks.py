@@ -24,7 +24,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -63,27 +63,72 @@ def map_forked(task: Callable[[T], R], items: Sequence[T], count: int) -> list[R
             for ready in wait(list(running)):
                 assert isinstance(ready, Connection)
                 index, process = running.pop(ready)
-                try:
-                    answer = ready.recv_bytes()
-                except EOFError:
-                    process.join()
-                    raise WorkerLost(
-                        f"a worker process ended before it answered (exit status "
-                        f"{process.exitcode}; a negative one is the signal that ended it)"
-                    ) from None
-                finally:
-                    ready.close()
-                process.join()
-                done, value = pickle.loads(answer)
-                if not done:
-                    raise value
-                results[index] = value
+                results[index] = _answer(ready, process)
     finally:
         for reader, (_, left) in running.items():
             left.kill()
             left.join()
             reader.close()
     return [results[index] for index in range(len(items))]
+
+
+def _answer(reader: Connection, process: BaseProcess) -> Any:
+    """What the task in ``process`` sent back on ``reader`` (its result, or its exception,
+    raised here), once it has: both are closed and ended after."""
+    try:
+        answer = reader.recv_bytes()
+    except EOFError:
+        process.join()
+        raise WorkerLost(
+            f"a worker process ended before it answered (exit status "
+            f"{process.exitcode}; a negative one is the signal that ended it)"
+        ) from None
+    finally:
+        reader.close()
+    process.join()
+    done, value = pickle.loads(answer)
+    if not done:
+        raise value
+    return value
+
+
+class Started(Generic[R]):
+    """A task running in a process forked for it alone (see :func:`start`): the caller does
+    other work meanwhile, then asks for the :meth:`result`, or :meth:`stop` s it."""
+
+    def __init__(self, reader: Connection, process: BaseProcess) -> None:
+        self._reader = reader
+        self._process = process
+        self._open = True
+
+    def result(self) -> R:
+        """The task's result once it is done (its exception, raised here)."""
+        if not self._open:
+            raise RuntimeError("the result of a started task was asked for twice")
+        self._open = False
+        value: R = _answer(self._reader, self._process)
+        return value
+
+    def stop(self) -> None:
+        """End the task, if it still runs, and let its process go (for a caller that no
+        longer needs the result: one that failed on its own side)."""
+        if self._open:
+            self._open = False
+            self._process.kill()
+            self._process.join()
+            self._reader.close()
+
+
+def start(task: Callable[[T], R], item: T) -> Started[R]:
+    """``task(item)`` in a new process forked from this one, running while the caller goes
+    on; as in :func:`map_forked`, ``task`` and what it reads are inherited, and the result
+    is pickled back."""
+    context = mp.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(task, item, writer), daemon=True)
+    process.start()
+    writer.close()  # the child holds its own copy; ours would hide its end
+    return Started(reader, process)
 
 
 #: What a task keeps to the end of its process (see :func:`spare`).

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
 import pytest
 
 from generator import config
-from generator.pipeline import build, forks
+from generator.pipeline import build, forks, loading
 from generator.registry import validate as rules
 from generator.registry.model import Registry
 from generator.registry.validate import validate as registry_validate
@@ -32,7 +33,7 @@ def _validated_where(
         return validate(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rules, "validate", recording)  # build imports it when it validates
-    monkeypatch.setattr(build, "FORKED_VALIDATION_BYTES", threshold)
+    monkeypatch.setattr(loading, "FORKED_VALIDATION_BYTES", threshold)
     pids.unlink(missing_ok=True)
     settings = config.load(root / "pyproject.toml")
     registry = build.registry_for(settings, use_cache=False)
@@ -58,8 +59,64 @@ def test_a_forked_validation_s_diagnostics_are_the_same(
     root = make_project(tmp_path / "p", broken)
     answers = []
     for threshold in (1 << 30, 0):
-        monkeypatch.setattr(build, "FORKED_VALIDATION_BYTES", threshold)
+        monkeypatch.setattr(loading, "FORKED_VALIDATION_BYTES", threshold)
         answers.append(run("validate", cwd=root))
     assert answers[0].code == answers[1].code == 1
     assert "DOOR_CLOSD" in answers[0].err
     assert answers[1] == answers[0]
+
+
+def _recording(pids: Path, *args: object, **kwargs: object) -> Registry:
+    """The rules' validate, noting the process that runs it in ``pids``."""
+    with pids.open("a") as out:
+        out.write(f"{os.getpid()}\n")
+    return registry_validate(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def _as_a_new_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``errorbook generate`` finds in a process of its own: the pipeline not imported
+    yet, so that the registry is validated in another process meanwhile."""
+    monkeypatch.setattr(loading, "_PIPELINE", "generator.pipeline.not_imported_yet")
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".errorbook-cache" not in p.parts and p.name != "pids"
+    }
+
+
+def test_generate_validates_ahead_in_another_process_and_writes_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    """In a process of its own, ``generate`` validates the registry in a forked process
+    while it imports the rest (a test process has it imported: there, it validates here);
+    the files it writes are the same, byte for byte."""
+    made = {}
+    for ahead in (False, True):
+        root = make_project(tmp_path / f"ahead-{ahead}")
+        monkeypatch.setattr(rules, "validate", functools.partial(_recording, root / "pids"))
+        if ahead:
+            _as_a_new_process(monkeypatch)
+        result = run("generate", cwd=root)
+        assert result.code == 0, result.err
+        where = {int(line) for line in (root / "pids").read_text().split()}
+        assert (os.getpid() not in where) is ahead, where
+        made[ahead] = _files(root)
+    assert made[True] == made[False]
+    assert len(made[True]) > 10
+
+
+def test_a_registry_validated_ahead_says_what_is_wrong_as_any_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    broken = MINIMAL.replace("related: [DOOR_CLOSED]", "related: [DOOR_CLOSD]", 1)
+    root = make_project(tmp_path / "p", broken)
+    here = run("generate", cwd=root)
+    _as_a_new_process(monkeypatch)
+    ahead = run("generate", cwd=root)
+    assert here.code == ahead.code == 1
+    assert "DOOR_CLOSD" in here.err and "Traceback" not in ahead.err
+    assert ahead == here
+    assert not (root / ".errorbook-files").exists()  # nothing written either way

@@ -93,3 +93,39 @@ def test_a_worker_killed_without_answering_is_an_error_not_a_hang() -> None:
 
 def test_no_items_no_processes() -> None:
     assert forks.map_forked(_pid_and_leftovers, [], 2) == []
+
+
+def _sleeps(seconds: float) -> int:
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_a_started_task_runs_while_the_caller_goes_on() -> None:
+    started = forks.start(_pid_and_leftovers, 5)
+    HELD.append(b"the caller's")  # the caller's own work, after the fork: not the task's
+    try:
+        pid, found, item = started.result()
+    finally:
+        HELD.clear()
+    assert (found, item) == (0, 5) and pid != os.getpid()
+    with pytest.raises(RuntimeError, match="twice"):
+        started.result()
+    with pytest.raises(ValueError, match="item 3 is bad"):
+        forks.start(_fails_on_three, 3).result()
+    with pytest.raises(forks.WorkerLost, match=r"exit status -9"):
+        forks.start(_killed, 1).result()
+
+
+def test_a_started_task_the_caller_no_longer_needs_is_stopped() -> None:
+    import time
+
+    started = forks.start(_sleeps, 60.0)
+    begun = time.monotonic()
+    started.stop()
+    started.stop()  # a second stop is nothing
+    assert time.monotonic() - begun < 30  # killed, not waited for
+    assert not started._process.is_alive()
+    with pytest.raises(RuntimeError, match="twice"):
+        started.result()
