@@ -441,9 +441,9 @@ _PREPARED: dict[Path | None, Environment] = {}
 def _prepare(config: Config) -> None:
     """What the emitters of the outputs made from the registry alone (``REGISTRY_ALONE``)
     would each do first, done once here while another process validates the registry:
-    import them, with Jinja2, and compile their templates. Each of them runs in a process
-    forked from this one, which finds it done. A template that does not compile is left
-    for its emitter to report, as it always does."""
+    import them, with Jinja2, compile their templates and load the CLDR data they read.
+    Each of them runs in a process forked from this one, which finds it done. A template
+    that does not compile is left for its emitter to report, as it always does."""
     from jinja2 import TemplateError
 
     from ..emit import jsondata, python  # noqa: F401  (imported for the forks to inherit)
@@ -453,6 +453,21 @@ def _prepare(config: Config) -> None:
         with contextlib.suppress(TemplateError, UnicodeDecodeError, OSError):
             env.get_template(name)
     _PREPARED[config.templates] = env
+    # The Python package's tables take facts from CLDR for each locale (see
+    # catalogs.locales): Babel loads a locale's data once per process, so loaded here, for
+    # the locales the project has catalogs for, the data is the emitter's when it runs.
+    from babel import localedata
+
+    from ..catalogs.locales import digit_groups, right_to_left
+
+    try:
+        found = sorted(e.name for e in os.scandir(config.locales_dir) if e.is_dir())
+    except OSError:
+        found = []
+    tags = tuple(tag for tag in found if localedata.exists(tag))
+    with contextlib.suppress(ValueError, LookupError, OSError):
+        digit_groups(tags)
+        right_to_left(tags)
 
 
 #: The template folders of the emitters in REGISTRY_ALONE.
@@ -656,7 +671,9 @@ def _regenerate(
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     from . import stamp
 
-    if started is not None and started.running:
+    if started is None:
+        started = loading.begin(config, use_cache)
+    elif started.running:
         _prepare(config)  # while another process validates the registry
     seen: list[bytes] = []
     fresh: list[str] = []
@@ -685,7 +702,8 @@ def _regenerate(
     )
     steady.update(catalog_run.steady)
     try:
-        return _write(config, registry, plain, (seen, fresh), steady, files, catalog_run, writing)
+        loaded = (seen, [started.record(registry) for _ in fresh])
+        return _write(config, registry, plain, loaded, steady, files, catalog_run, writing)
     finally:
         output.discard(files)
 
@@ -694,7 +712,7 @@ def _write(
     config: Config,
     registry: Registry,
     plain: bool,
-    loaded: tuple[list[bytes], list[str]],
+    loaded: tuple[list[bytes], list[bytes]],
     steady: Mapping[str, list[object]],
     files: dict[str, output.Output],
     catalog_run: catalogs.CatalogRun,
@@ -702,7 +720,7 @@ def _write(
 ) -> tuple[list[output.FileStatus], catalogs.CatalogRun]:
     """The outputs of :func:`regenerate` written (within ``writing``), then its caches and
     its stamp.
-    ``loaded`` holds the registry's bytes as read and the key to cache it under, if any;
+    ``loaded`` holds the registry's bytes as read and its cache file, if it is to be cached;
     ``steady`` the catalogs the stamp vouches for (see :func:`stamp.settled`)."""
     from . import stamp
 
@@ -727,8 +745,8 @@ def _write(
     seal.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
     for path, record in sorted(catalog_run.cache.verdicts.items()):
         seal.write_cache(config.root, cache.verdicts_path(path), record)
-    for key in fresh:
-        seal.write_cache(config.root, cache.REGISTRY, cache.registry_bytes(registry, key))
+    for record in fresh:
+        seal.write_cache(config.root, cache.REGISTRY, record)
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
     # The stamp records what this run used, not what is on disk by now: an input saved
     # during the run then differs from the stamp, and the next run does the work.

@@ -244,8 +244,11 @@ def load_registry(root: Path, key: str) -> Registry | None:
         data = seal.read(root / REGISTRY, limit=_REGISTRY_LIMIT)
     except inputs.InputFileError:
         return None
-    if data is None:
-        return None
+    return None if data is None else registry_from_bytes(data, key)
+
+
+def registry_from_bytes(data: bytes, key: str) -> Registry | None:
+    """The registry in a cache file's bytes (:func:`registry_bytes`) under ``key``, or None."""
     head, _, body = data.partition(b"\n")
     if head != key.encode("ascii"):
         return None

@@ -50,7 +50,10 @@ class Loading:
     stable: str  # the file as generated outputs name it
     key: str
     cached: Registry | None = None
-    started: forks.Started[Registry] | None = None
+    started: forks.Started[bytes] | None = None
+    # The registry's cache file (cache.registry_bytes), where the process that validated it
+    # made it: the run that caches the registry need not pickle it again.
+    made: bytes | None = None
 
     @property
     def running(self) -> bool:
@@ -64,8 +67,16 @@ class Loading:
             return self.cached, False
         started, self.started = self.started, None
         if started is not None:
-            return started.result(), True
+            self.made = started.result()
+            registry = cache.registry_from_bytes(self.made, self.key)
+            if registry is None:
+                raise RuntimeError("the registry validated in another process did not arrive")
+            return registry, True
         return _validate(self.data, self.shown, self.stable, self.key), True
+
+    def record(self, registry: Registry) -> bytes:
+        """The cache file of ``registry``, the registry this loading made."""
+        return self.made if self.made is not None else cache.registry_bytes(registry, self.key)
 
     def stop(self) -> None:
         """Let a validation still under way go (for a caller that failed before it asked)."""
@@ -100,7 +111,7 @@ def begin(config: Config, use_cache: bool = True, ahead: bool = False) -> Loadin
     if loading.cached is None and forks.available():
         overlap = ahead and _PIPELINE not in sys.modules
         if overlap or len(data) >= FORKED_VALIDATION_BYTES:
-            task = functools.partial(_validate, shown=shown, stable=stable, key=key)
+            task = functools.partial(_validated_record, shown=shown, stable=stable, key=key)
             loading.started = forks.start(task, data)
     return loading
 
@@ -111,3 +122,9 @@ def _validate(data: bytes, shown: str, stable: str, key: str) -> Registry:
 
     registry = validate(loader.load_text(loader.decode(data, shown), shown), shown)
     return dataclasses.replace(registry, path=stable, source=key)
+
+
+def _validated_record(data: bytes, shown: str, stable: str, key: str) -> bytes:
+    """:func:`_validate` in a forked process: the registry as its cache file, which the
+    caller unpickles and may write as it is."""
+    return cache.registry_bytes(_validate(data, shown, stable, key), key)

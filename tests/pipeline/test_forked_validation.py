@@ -106,6 +106,12 @@ def test_generate_validates_ahead_in_another_process_and_writes_the_same_files(
         made[ahead] = _files(root)
     assert made[True] == made[False]
     assert len(made[True]) > 10
+    # The registry's cache file, as the forked process made it, is the registry: the next
+    # run takes it from there.
+    settings = config.load(tmp_path / "ahead-True" / "pyproject.toml")
+    cached = loading.begin(settings).cached
+    assert cached is not None
+    assert cached == build.registry_for(settings, use_cache=False)
 
 
 def test_a_registry_validated_ahead_says_what_is_wrong_as_any_other(
