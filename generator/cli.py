@@ -25,22 +25,21 @@ EXIT_INTERNAL = 70  # the statuses 1 and 2 belong to the errors (errors.Errorboo
 EXIT_PIPE = 141
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import argparse
+#: The verbs, by module (``init_locale`` is ``errorbook init-locale``), in the order the
+#: help lists them.
+VERBS = ("init", "generate", "check", "validate", "explain", "diff", "usage", "stats",
+         "init_locale", "site")  # fmt: skip
 
-    from .commands import (
-        check,
-        diff,
-        explain,
-        generate,
-        init,
-        init_locale,
-        options,
-        site,
-        stats,
-        usage,
-        validate,
-    )
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser, with every verb; ``only``, one of :data:`VERBS`: with that
+    verb alone, for a command line that names it first. Each verb's module imports what
+    the verb needs (explain, the registry's model; init, the writer), and a run of one verb
+    need not import the others'."""
+    import argparse
+    import importlib
+
+    from .commands import options
 
     common = options.common()
     parser = argparse.ArgumentParser(
@@ -49,10 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"errorbook {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    verbs = (init, generate, check, validate, explain, diff, usage, stats, init_locale, site)
-    for command in verbs:
-        options.register(sub, common, command)
+    for name in VERBS if only is None else (only,):
+        options.register(sub, common, importlib.import_module(f"{__package__}.commands.{name}"))
     return parser
+
+
+def _verb(argv: Sequence[str]) -> str | None:
+    """The module of the verb ``argv`` names first, if it names one there."""
+    first = argv[0] if argv else ""
+    module = first.replace("-", "_")
+    return module if module in VERBS and module.replace("_", "-") == first else None
 
 
 def _no_op(argv: Sequence[str]) -> int | None:
@@ -105,7 +110,7 @@ def _main(argv: Sequence[str]) -> int:
     from . import config
     from .errors import ErrorbookError
 
-    parser = build_parser()
+    parser = build_parser(_verb(argv))
     args = parser.parse_args(argv)
     try:
         given = getattr(args, "config", None)  # a verb without the common flags has none

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import surface_errors as se
+from generator import cli
 
 from .conftest import MINIMAL, ROOT, Run, errorbook_process, generated_count, make_project
 
@@ -692,3 +693,27 @@ def test_explain_and_the_runtime_share_one_negotiation() -> None:
     assert chain("DE", locales, scripts, "en") == ("de", "en")
     shipped = (ROOT / "templates" / "python" / "_negotiate.py").read_text("utf-8")
     assert (ROOT / "surface_errors" / "_negotiate.py").read_text("utf-8").endswith(shipped)
+
+
+@pytest.mark.parametrize("verb", cli.VERBS)
+def test_a_command_line_that_names_its_verb_parses_as_with_every_verb(
+    verb: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parser a run builds holds only the verb its command line names first (the other
+    verbs' modules are not imported): what it prints for help, and for a mistake, is what
+    the parser of every verb prints."""
+    name = verb.replace("_", "-")
+    for argv in ([name, "--help"], [name, "--no-such-flag"], [name, "a", "b", "c", "d"]):
+        said: list[object] = []
+        for only in (None, cli._verb(argv)):
+            try:
+                said.append(vars(cli.build_parser(only).parse_args(argv)))
+            except SystemExit as exited:
+                said.append((exited.code, capsys.readouterr()))
+        assert said[0] == said[1], argv
+    assert cli._verb([name]) == verb
+
+
+def test_a_command_line_that_names_no_verb_first_gets_every_verb() -> None:
+    for argv in ([], ["--help"], ["--version"], ["frobnicate"], ["init_locale"], ["--x", "init"]):
+        assert cli._verb(argv) is None, argv
