@@ -441,9 +441,13 @@ _PREPARED: dict[Path | None, Environment] = {}
 def _prepare(config: Config) -> None:
     """What the emitters of the outputs made from the registry alone (``REGISTRY_ALONE``)
     would each do first, done once here while another process validates the registry:
-    import them, with Jinja2, compile their templates and load the CLDR data they read.
-    Each of them runs in a process forked from this one, which finds it done. A template
-    that does not compile is left for its emitter to report, as it always does."""
+    import them, with Jinja2, and compile their templates. Each of them runs in a process
+    forked from this one, which finds it done. A template that does not compile is left
+    for its emitter to report, as it always does.
+
+    Not the CLDR data the Python package's tables read (catalogs.locales): loaded here, it
+    would be part of every worker forked from this process, and at thirty locales that is
+    about 40 MB more in each."""
     from jinja2 import TemplateError
 
     from ..emit import jsondata, python  # noqa: F401  (imported for the forks to inherit)
@@ -453,21 +457,6 @@ def _prepare(config: Config) -> None:
         with contextlib.suppress(TemplateError, UnicodeDecodeError, OSError):
             env.get_template(name)
     _PREPARED[config.templates] = env
-    # The Python package's tables take facts from CLDR for each locale (see
-    # catalogs.locales): Babel loads a locale's data once per process, so loaded here, for
-    # the locales the project has catalogs for, the data is the emitter's when it runs.
-    from babel import localedata
-
-    from ..catalogs.locales import digit_groups, right_to_left
-
-    try:
-        found = sorted(e.name for e in os.scandir(config.locales_dir) if e.is_dir())
-    except OSError:
-        found = []
-    tags = tuple(tag for tag in found if localedata.exists(tag))
-    with contextlib.suppress(ValueError, LookupError, OSError):
-        digit_groups(tags)
-        right_to_left(tags)
 
 
 #: The template folders of the emitters in REGISTRY_ALONE.
