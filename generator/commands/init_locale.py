@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..config import Config
 from ..errors import UsageError
@@ -41,11 +40,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for domain in DOMAINS:
         path = po_path(locales_dir, tag, config.domains[domain])
         if (config.root / path).exists():
-            print(
-                f"errorbook: {path} exists already; `errorbook generate` keeps it up to date",
-                file=sys.stderr,
-            )
-            return 1
+            raise UsageError(f"{path} exists already; `errorbook generate` keeps it up to date")
         merged = catalog.merge(registry, domain, tag, None, name=config.domains[domain])
         files[path] = pofile.write(merged)
     for result in output.write(

@@ -231,7 +231,13 @@ def test_init_locale_writes_headers(run: Run, project: Path) -> None:
     text = po(project, "pt_BR").read_text("utf-8")
     assert '"Language: pt_BR\\n"' in text
     assert '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"' in text
-    assert run("init-locale", "pt_BR", cwd=project).code == 1  # exists already
+    again = run("init-locale", "pt_BR", cwd=project)  # exists already: refused as init refuses
+    assert again.code == 2
+    assert again.err == (
+        "errorbook: locales/pt_BR/LC_MESSAGES/messages.po exists already; "
+        "`errorbook generate` keeps it up to date\n"
+    )
+    assert po(project, "pt_BR").read_text("utf-8") == text
     assert run("init-locale", "tlh", cwd=project).code == 2
     assert run("init-locale", "en", cwd=project).code == 2
 
