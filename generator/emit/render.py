@@ -228,12 +228,22 @@ def render(env: jinja2.Environment, template: str, **context: object) -> bytes:
         raise
     except UnicodeDecodeError as exc:  # Jinja's loader read a template in another encoding
         raise _not_utf8(exc, template) from None
+    except RecursionError as exc:  # nested deeper than Jinja2's parser, or the template, goes
+        raise _broken(exc, _file_of(env, template), 1, template) from None
     except Exception as exc:
         filename, line = _failed_at(env, exc)
         if filename is None or _shipped(filename):
             raise
         raise _broken(exc, filename, line, template) from None
     return text.encode("utf-8")
+
+
+def _file_of(env: jinja2.Environment, template: str) -> str | None:
+    """The file ``template`` is read from, if the environment's loader says."""
+    try:
+        return env.loader.get_source(env, template)[1] if env.loader is not None else None
+    except Exception:  # a template that cannot be found or read: none to name
+        return None
 
 
 def _not_utf8(exc: UnicodeDecodeError, template: str) -> InvalidInput:

@@ -448,13 +448,11 @@ def _prepare(config: Config) -> None:
     Not the CLDR data the Python package's tables read (catalogs.locales): loaded here, it
     would be part of every worker forked from this process, and at thirty locales that is
     about 40 MB more in each."""
-    from jinja2 import TemplateError
-
     from ..emit import jsondata, python  # noqa: F401  (imported for the forks to inherit)
 
     env = _environment(config.templates)
     for name in env.list_templates(filter_func=lambda name: name.startswith(_PREPARED_FOLDERS)):
-        with contextlib.suppress(TemplateError, UnicodeDecodeError, OSError):
+        with contextlib.suppress(Exception):  # whatever it is, the emitter meets it again
             env.get_template(name)
     _PREPARED[config.templates] = env
 

@@ -30,6 +30,9 @@ BROKEN = {
                "TypeError: no Python literal for dict"),
     "unclosed": ("python/__init__.py.j2", "# {{ registry.name }}\n\n{% for x in y %}\n", 3,
                  "E-TEMPLATE-SYNTAX", "endfor"),
+    # Nested deeper than Jinja2's parser recurses: was an internal error.
+    "deep": ("python/codes.py.j2", "{% if true %}" * 3000 + "x" + "{% endif %}" * 3000 + "\n",
+             1, "E-TEMPLATE-RENDER", "RecursionError"),
 }  # fmt: skip
 
 
