@@ -2,9 +2,10 @@
 in a process forked for it where that lets the caller go on meanwhile.
 
 ``generate`` starts loading the registry (:func:`begin`) before it imports the rest of the
-pipeline: ``pipeline.build``, the catalogs' workers, Babel's and Jinja2's modules. Reading
-and validating a registry of a thousand codes takes about as long as those imports, and the
-two then run on two cores instead of one after the other. Where the pipeline is imported
+pipeline (``pipeline.build``, the catalogs' workers, the emitters and Jinja2) and compiles
+the emitters' templates (``build._prepare``). At a thousand codes, reading and validating
+the registry takes about as long as that, and the two then run on two cores instead of
+one after the other. Where the pipeline is imported
 already (a long-lived process, a test), there is nothing to overlap, and a registry is
 validated in the calling process, unless it is large (:data:`FORKED_VALIDATION_BYTES`): a
 large one is always validated in a process of its own, which gives back the memory its
