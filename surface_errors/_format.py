@@ -233,11 +233,13 @@ def join(
     grouped: Collection[str] = (),
     group: Callable[[int], str] | None = None,
     arity: int | None = None,
+    isolate: bool = False,
 ) -> Fill:
     """A function that puts ``p[name]`` between the literals with one f-string; ``group``
     writes the values of the fields named in ``grouped`` that are whole numbers of four
     digits or more. With ``arity``, the function raises KeyError for parameters that are
-    not exactly that many, before it reads any.
+    not exactly that many, before it reads any. With ``isolate`` (the literals isolate each
+    field), each value but a whole number is written through :func:`isolated`.
 
     An f-string formats each value as str.format does (``format(value, "")``, left to right,
     a missing name a KeyError) but does not parse the template again on every call, which is
@@ -246,25 +248,57 @@ def join(
     if not names and arity is None:
         (text,) = literals
         return lambda p: text
-    shape = (tuple(name in grouped for name in names), arity)
+    shape = (tuple(name in grouped for name in names), arity, isolate)
     code = _codes.get(shape)
     if code is None:
         code = _codes[shape] = _code(*shape)
     values = {f"l{i}": text for i, text in enumerate(literals)}
     values.update((f"n{i}", name) for i, name in enumerate(names))
     consts = tuple(values.get(c, c) if c.__class__ is str else c for c in code.co_consts)
-    return FunctionType(code.replace(co_consts=consts), {"g": group, "__builtins__": builtins})
+    scope = {"g": group, "i": isolated, "__builtins__": builtins}
+    return FunctionType(code.replace(co_consts=consts), scope)
+
+
+#: The directional isolates' marks: LRI, RLI, FSI and PDI.
+_ISOLATE_MARKS = ("\u2066", "\u2067", "\u2068", "\u2069")
+
+
+def isolated(text: str) -> str:
+    """``text`` with its own isolates balanced, for a value put between U+2068 and U+2069:
+    a U+2069 (pop directional isolate) with no isolate of the value's own open is dropped,
+    and an isolate the value opens (U+2066, U+2067, U+2068) and does not close is closed at
+    its end. Else a value's stray U+2069 would end the isolate around it early, and its
+    unclosed one would take the rest of the message in."""
+    if not any(mark in text for mark in _ISOLATE_MARKS):  # nearly every value
+        return text
+    out: list[str] = []
+    depth = 0
+    for character in text:
+        if character == "\u2069":
+            if not depth:
+                continue
+            depth -= 1
+        elif "\u2066" <= character <= "\u2068":
+            depth += 1
+        out.append(character)
+    return "".join(out) + "\u2069" * depth
 
 
 #: A grouped field in the f-string of _code: a value that is not a whole number of four
 #: digits or more is formatted as it is, without a call; ``g`` writes the others.
 GROUPED_FIELD = "{{v if type(v := p['n{0}']) is not int or -1000 < v < 1000 else g(v)}}"
+#: A field of an isolating function (see join): its value written through ``i``.
+ISOLATED_FIELD = "{{i(format(p['n{0}'], ''))}}"
+#: A grouped field of an isolating function: a whole number needs no ``i``.
+ISOLATED_GROUPED_FIELD = (
+    "{{(v if -1000 < v < 1000 else g(v)) if type(v := p['n{0}']) is int else i(format(v, ''))}}"
+)
 #: The code of the function that fills a template, per shape of template, each compiled
 #: once: a registry's messages have few shapes.
-_codes: dict[tuple[tuple[bool, ...], int | None], CodeType] = {}
+_codes: dict[tuple[tuple[bool, ...], int | None, bool], CodeType] = {}
 
 
-def _code(shape: tuple[bool, ...], arity: int | None) -> CodeType:
+def _code(shape: tuple[bool, ...], arity: int | None, isolate: bool = False) -> CodeType:
     """The code of the function that fills the templates whose fields are as ``shape``
     says: one bool per field, True where its value goes through the grouping function. With
     ``arity``, it first raises KeyError for parameters that are not that many.
@@ -278,9 +312,11 @@ def _code(shape: tuple[bool, ...], arity: int | None) -> CodeType:
     name ever enters source code, and the function reads them as constants, which is faster
     than reading them from a closure.
     """
+    fields = (
+        (ISOLATED_GROUPED_FIELD, ISOLATED_FIELD) if isolate else (GROUPED_FIELD, "{{p['n{0}']}}")
+    )
     body = "".join(
-        (GROUPED_FIELD.format(i) if grouped else f"{{p['n{i}']}}") + f"l{i + 1}"
-        for i, grouped in enumerate(shape)
+        fields[0 if grouped else 1].format(i) + f"l{i + 1}" for i, grouped in enumerate(shape)
     )
     check = "" if arity is None else f"    if len(p) != {int(arity)}:\n        raise KeyError\n"
     namespace: dict[str, Callable[..., object]] = {}
@@ -312,7 +348,8 @@ def compile_template(
     For a language: ``group`` is its digit separator, with which the values of the
     placeholders named in ``integers`` are grouped when they are whole numbers of four
     digits or more; ``isolate`` puts every value between U+2068 and U+2069 (first strong
-    isolate, pop directional isolate), as a right-to-left language needs.
+    isolate, pop directional isolate), as a right-to-left language needs, with the value's
+    own isolates balanced (:func:`isolated`).
 
     ``known`` is a placeholder whose value is known now, with that value (a whole number,
     such as the count a plural message is kept for): it is written into the text at once,
@@ -334,8 +371,8 @@ def compile_template(
         separator = group if known[0] in integers else None
         literals, names = _written_in(literals, names, known, separator)
     if group is None or not integers:
-        return join(literals, names, arity=arity)
-    return join(literals, names, integers, _grouping(group), arity)
+        return join(literals, names, arity=arity, isolate=isolate)
+    return join(literals, names, integers, _grouping(group), arity, isolate)
 
 
 def _written_in(

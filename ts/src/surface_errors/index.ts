@@ -865,6 +865,26 @@ function grouped(value: number, separator: string): string {
   return value < 0 ? "-" + digits : digits;
 }
 
+/** `text` with its own isolates balanced, for a value put between U+2068 and U+2069: a
+ * U+2069 with no isolate of the value's own open is dropped, and an isolate the value opens
+ * (U+2066, U+2067, U+2068) and does not close is closed at its end, so that the isolate
+ * around the value ends where the value does (as Python's _format.isolated). */
+function balanced(text: string): string {
+  if (!/[\u2066-\u2069]/.test(text)) return text;
+  let depth = 0;
+  let out = "";
+  for (const character of text) {
+    if (character === "\u2069") {
+      if (depth === 0) continue;
+      depth -= 1;
+    } else if (character >= "\u2066" && character <= "\u2068") {
+      depth += 1;
+    }
+    out += character;
+  }
+  return out + "\u2069".repeat(depth);
+}
+
 function fill(template: string, allowed: readonly string[], params: Readonly<Record<string, unknown>>, writing?: Writing): string | null {
   let bad = false;
   const text = template.replace(FIELD, (token: string, name: string | undefined) => {
@@ -882,7 +902,7 @@ function fill(template: string, allowed: readonly string[], params: Readonly<Rec
       ) {
         shown = grouped(value, writing.group);
       }
-      return writing?.isolate ? "\u2068" + shown + "\u2069" : shown;
+      return writing?.isolate ? "\u2068" + balanced(shown) + "\u2069" : shown;
     }
     bad = true;
     return token;
