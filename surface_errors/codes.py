@@ -301,9 +301,10 @@ def _shapes() -> Mapping[Shape, ShapeInfo]:
     return shapes
 
 
-#: CODES as the package itself reads it: by member or by name, both typed.
+#: Every code's CodeInfo, looked up by member or by name (both typed: a type checker reads
+#: it as the Mapping[ErrorCode, CodeInfo] it is, whose look-up also takes a code's name).
 _CODES: Final = _Codes()
-CODES: Final[Mapping[ErrorCode, CodeInfo]] = _CODES
+CODES: Final[_Codes] = _CODES
 LIMITS: Final[Mapping[str, LimitInfo]] = _Once(_limits)
 LAYERS: Final[Mapping[Layer, LayerInfo]] = _Once(_layers)
 SHAPES: Final[Mapping[Shape, ShapeInfo]] = _Once(_shapes)

@@ -98,7 +98,10 @@ ODD_PLACEHOLDERS = (
 
 #: A caller of that package, type-checked with it: keywords, params= and both at once.
 CALLER = """\
+from collections.abc import Mapping
+
 from demo_errors import ErrorCode, failure, format_message, message, to_error_details, to_problem
+from demo_errors.codes import CODES, CodeInfo
 from demo_errors.envelope import Envelope
 
 odd: dict[str, object] = {"class": "door", "message": "no"}
@@ -106,6 +109,11 @@ built: Envelope = failure(ErrorCode.DOOR_CLOSED, params=odd, locale="de")
 text: str = format_message("DOOR_CLOSED", params=odd) + message("DOOR_CLOSED", None, params=odd)
 problem: dict[str, object] = to_problem("DOOR_CLOSED", params=odd, instance="/doors/1")
 details: list[dict[str, object]] = to_error_details("ITEMS_REFUSED", params={"count": 2}, who="x")
+# CODES is looked up by member or by name, as the runtime allows.
+by_name: CodeInfo = CODES["DOOR_CLOSED"]
+by_member: CodeInfo = CODES[ErrorCode.DOOR_CLOSED]
+every: list[ErrorCode] = list(CODES)
+table: Mapping[ErrorCode, CodeInfo] = CODES
 """
 
 
