@@ -226,6 +226,27 @@ test("an option on Object.prototype is no option given", () => {
   }
 });
 
+test("classify reads an envelope's own fields, not Object.prototype's", () => {
+  // As the Python package's classify reads a dict's keys: an envelope parsed from JSON has
+  // only its own fields, and a field set on Object.prototype by other code is none of them.
+  const proto = Object.prototype as Record<string, unknown>;
+  proto["ok"] = false;
+  proto["error"] = { code: "PERMISSION_DENIED", message: "inherited" };
+  proto["result"] = { error: { code: "PERMISSION_DENIED" } };
+  try {
+    assert.throws(() => classify({}), MalformedEnvelope);
+    assert.throws(() => classify({ ok: true }), /needs a 'result'/);
+    assert.deepEqual(classify({ ok: true, result: { value: 1 } }), { outcome: "success", result: { value: 1 } });
+    assert.throws(() => classify({ ok: false }), MalformedEnvelope);
+    const found = classify({ ok: false, error: { code: "PERMISSION_DENIED", detail: 1 } });
+    assert.equal(found.outcome === "success" ? undefined : found.message, null);
+  } finally {
+    delete proto["ok"];
+    delete proto["error"];
+    delete proto["result"];
+  }
+});
+
 test("registerLocale refuses what is no locale's messages", () => {
   const file = { $comment: "generated", locale: "it", messages: {} };
   assert.throws(() => registerLocale("it", file as unknown as Record<string, string>), /\.messages/);

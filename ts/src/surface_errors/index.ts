@@ -694,6 +694,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A record's own field `name` (undefined where it has none): an envelope's fields are its
+ * own, as a parsed JSON object's are, never what Object.prototype holds. */
+function field(record: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined;
+}
+
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.prototype.hasOwnProperty.call(CODES, value);
 }
@@ -702,7 +708,7 @@ function errorOf(value: unknown, where: string): { error: Record<string, unknown
   if (!isRecord(value)) {
     throw new MalformedEnvelope(`${where} must be an object with a 'code'`);
   }
-  const raw = value["code"];
+  const raw = field(value, "code");
   if (typeof raw !== "string" || raw === "") {
     throw new MalformedEnvelope(`${where} has no 'code' string`);
   }
@@ -719,21 +725,21 @@ export function classify<T = unknown>(envelope: unknown): Classified<T> {
   if (!isRecord(envelope)) {
     throw new MalformedEnvelope("an envelope must be an object");
   }
-  const ok = envelope["ok"];
+  const ok = field(envelope, "ok");
   if (typeof ok !== "boolean") {
     throw new MalformedEnvelope("an envelope needs 'ok': true or false");
   }
   let found: { error: Record<string, unknown>; raw: string };
   let outcome: Outcome | undefined;
   if (!ok) {
-    found = errorOf(envelope["error"], "'error' of an envelope with ok: false");
+    found = errorOf(field(envelope, "error"), "'error' of an envelope with ok: false");
     outcome = FORM_OUTCOMES.error;
   } else {
-    if (!("result" in envelope)) {
+    if (!Object.prototype.hasOwnProperty.call(envelope, "result")) {
       throw new MalformedEnvelope("an envelope with ok: true needs a 'result'");
     }
     const result = envelope["result"];
-    const reported = isRecord(result) ? result["error"] : undefined;
+    const reported = isRecord(result) ? field(result, "error") : undefined;
     if (reported === undefined || reported === null || reported === false) {
       return { outcome: "success", result: result as T };
     }
@@ -743,7 +749,7 @@ export function classify<T = unknown>(envelope: unknown): Classified<T> {
   if (outcome === undefined || outcome === "success") {
     throw new MalformedEnvelope(`no shape of this registry travels with ok: ${ok}`);
   }
-  const message = found.error["message"];
+  const message = field(found.error, "message");
   return {
     outcome,
     code: isErrorCode(found.raw) ? found.raw : null,
