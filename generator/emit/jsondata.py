@@ -19,9 +19,13 @@ from .render import render
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
+#: The template every data file is rendered with.
+TEMPLATE = "json/document.json.j2"
+
+
 def _dump(env: jinja2.Environment, value: object) -> bytes:
     """Every JSON file renders through one template, which a project may override."""
-    return render(env, "json/document.json.j2", data=value)
+    return render(env, TEMPLATE, data=value)
 
 
 def resolved(registry: Registry) -> dict[str, object]:

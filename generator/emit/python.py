@@ -34,6 +34,15 @@ ENVELOPE_COPIED = ("envelope.py",)
 WIRE_COPIED = ("wire.py",)
 
 
+def _template(name: str) -> str:
+    """The template a rendered file of the package is made from."""
+    return f"python/{name}.j2"
+
+
+#: Every template this emitter may render (what the pipeline compiles ahead of it).
+TEMPLATES = tuple(_template(name) for name in (*RENDERED, *ENVELOPE_RENDERED))
+
+
 def modules(registry: Registry) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The rendered and the copied files of ``registry``'s package."""
     rendered: tuple[str, ...] = RENDERED
@@ -225,9 +234,7 @@ def emit(registry: Registry, env: jinja2.Environment, package_dir: str) -> Files
         "records": [record(registry, code) for code in registry.codes],
     }
     rendered, copied = modules(registry)
-    files = {
-        f"{package_dir}/{name}": render(env, f"python/{name}.j2", **context) for name in rendered
-    }
+    files = {f"{package_dir}/{name}": render(env, _template(name), **context) for name in rendered}
     first_line = f"# {context['header']}\n"
     for name in copied:
         files[f"{package_dir}/{name}"] = (first_line + _source(env, f"python/{name}")).encode()

@@ -448,17 +448,13 @@ def _prepare(config: Config) -> None:
     Not the CLDR data the Python package's tables read (catalogs.locales): loaded here, it
     would be part of every worker forked from this process, and at thirty locales that is
     about 40 MB more in each."""
-    from ..emit import jsondata, python  # noqa: F401  (imported for the forks to inherit)
+    from ..emit import jsondata, python
 
     env = _environment(config.templates)
-    for name in env.list_templates(filter_func=lambda name: name.startswith(_PREPARED_FOLDERS)):
+    for name in (*python.TEMPLATES, jsondata.TEMPLATE):  # the ones they open, and no other
         with contextlib.suppress(Exception):  # whatever it is, the emitter meets it again
             env.get_template(name)
     _PREPARED[config.templates] = env
-
-
-#: The template folders of the emitters in REGISTRY_ALONE.
-_PREPARED_FOLDERS = ("python/", "json/")
 
 
 def _emit(

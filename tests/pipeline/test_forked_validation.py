@@ -157,3 +157,34 @@ def test_what_generate_prepares_ahead_leaves_out_the_locales_data(
     build._PREPARED.clear()
     assert not tags & set(localedata._cache)
     assert not tags & set(asked)
+
+
+def test_generate_compiles_ahead_only_the_templates_its_emitters_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What build._prepare compiles while the registry is validated is the templates the
+    emitters render, not every file of their folders: the package's plain modules (copied,
+    never compiled), their byte code, or whatever else a project keeps in its override
+    folder are not read."""
+    import jinja2
+
+    root = make_project(tmp_path / "p", MINIMAL)
+    (root / "mine" / "python").mkdir(parents=True)
+    (root / "mine" / "python" / "notes.txt").write_text("{{ not a template\n", "utf-8")
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\ntemplates = 'mine'\n", "utf-8"
+    )
+    asked: list[str] = []
+    real = jinja2.Environment.get_template
+
+    def recording(env: jinja2.Environment, name: str, *args: object, **kwargs: object) -> object:
+        asked.append(name)
+        return real(env, name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.Environment, "get_template", recording)
+    build._prepare(config.load(root / "pyproject.toml"))
+    build._PREPARED.clear()
+    from generator.emit import jsondata, python
+
+    assert sorted(asked) == sorted((*python.TEMPLATES, jsondata.TEMPLATE))
+    assert all(name.endswith(".j2") for name in asked)
