@@ -16,9 +16,11 @@ whose Markdown configuration has only the extensions in :data:`KNOWN`, in the se
 errorbook's pages assume, and a page whose tabs read back exactly (:func:`read_tabs`) and
 that has no other tabs. Anywhere else the page is left to Markdown, as before.
 
-Highlighting the tabs is still most of that work, and a page's tabs change only when its
-code's example does: :class:`Memo` keeps each page's tabs as made, under the hash of
-everything they are made from, from one build of a language to the next.
+Highlighting the tabs is still most of that work. Blocks of one shape (the same block but
+for its strings and numbers) are highlighted once (:mod:`.highlight_shapes`); and a page's
+tabs change only when its code's example does: :class:`Memo` keeps each page's tabs as
+made, under the hash of everything they are made from, from one build of a language to
+the next.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 
 from ..digest import digest
 from ..emit.site.wires import Tab
-from . import memo
+from . import highlight_shapes, memo
 
 #: Markdown extensions that change nothing in the tabs beyond what :func:`render` makes
 #: (or, for inline text, what converting that text alone makes), with the settings they may
@@ -98,6 +100,8 @@ class Renderer:
 
         self._inline = inline
         self._paragraphs: dict[str, str | None] = {}
+        # Most blocks are highlighted once per shape, with their values put back.
+        self._highlight = highlight_shapes.Shapes(self._highlighted_whole)
         self._lexers: dict[str, Any] = {}
         self._get_lexer = get_lexer_by_name
         # What pymdownx.highlight passes for a fenced block without options, as one
@@ -143,6 +147,11 @@ class Renderer:
         return self._paragraph(text)
 
     def _highlighted(self, code: str, language: str) -> str | None:
+        """``code`` as pymdownx.highlight writes it, by way of its shape (see
+        :mod:`.highlight_shapes`)."""
+        return self._highlight(code, language)
+
+    def _highlighted_whole(self, code: str, language: str) -> str | None:
         from pygments import highlight  # type: ignore[import-untyped]
 
         lexer = self._lexers.get(language)
@@ -188,8 +197,13 @@ class Renderer:
 #: pymdown-extensions gives the formatter, Python-Markdown and its extensions convert the
 #: titles and sentences.
 _LIBRARIES = ("Markdown", "pymdown-extensions", "Pygments")
-#: errorbook's own code that makes the tabs: this module and the plugin's inline converter.
-_SOURCES = (Path(__file__), Path(__file__).with_name("mkdocs_plugin.py"))
+#: errorbook's own code that makes the tabs: this module, the highlighting by shape and the
+#: plugin's inline converter.
+_SOURCES = (
+    Path(__file__),
+    Path(__file__).with_name("highlight_shapes.py"),
+    Path(__file__).with_name("mkdocs_plugin.py"),
+)
 
 
 def fingerprint(extensions: Sequence[object], settings: Mapping[str, Any]) -> str | None:
