@@ -28,6 +28,7 @@ from ..conftest import ROOT
 plugin_module = importlib.import_module("errorbook.integrations.mkdocs_plugin")
 rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages")
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
+search_sections = importlib.import_module("errorbook.integrations.search_sections")
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
 seal = importlib.import_module("errorbook.pipeline.seal")
@@ -55,8 +56,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How many pages each build converted with Markdown, parsed for the search index and
-    laid out through the theme's template, and how many templates it compiled."""
+    """How many pages each build converted with Markdown, parsed for the search index (by
+    Material's parser, or errorbook's reading of the same sections) and laid out through
+    the theme's template, and how many templates it compiled."""
     counts = {"converted": 0, "indexed": 0, "laid out": 0, "compiled": 0}
     render = Page.render
     index_class = importlib.import_module("material.plugins.search.plugin").SearchIndex
@@ -69,6 +71,14 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     def indexing(self: Any, page: Any) -> None:
         counts["indexed"] += 1
         add(self, page)
+
+    read = search_sections.sections
+
+    def reading(content: str, module: Any) -> Any:
+        found = read(content, module)
+        if found is not None:  # else Material's parser reads the page (counted above)
+            counts["indexed"] += 1
+        return found
 
     lay_out = jinja2.Template.render
     compile_ = jinja2.Environment.compile
@@ -85,6 +95,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr(Page, "render", converting)
     monkeypatch.setattr(index_class, "add_entry_from_context", indexing)
+    monkeypatch.setattr(search_sections, "sections", reading)
     monkeypatch.setattr(jinja2.Template, "render", laying_out)
     monkeypatch.setattr(jinja2.Environment, "compile", compiling)
     return counts
