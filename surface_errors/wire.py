@@ -28,7 +28,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, overload
 
 from ._format import (
+    DURATION_MAX_SECONDS,
+    RETRY_AFTER,
     add_request_id,
+    check_delay,
     check_params,
     check_values,
     code_info,
@@ -71,8 +74,6 @@ _JSON_ESCAPE = re.compile(r"\\.", re.DOTALL)
 _JSON_STRING = re.compile(r'"[^"]*"?')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP = str.maketrans("[{]}", "\x01\x01\xff\xff")  # +1 in, -1 out, as signed bytes
-#: The range of a google.protobuf.Duration, in seconds either way.
-_DURATION_MAX_SECONDS = 315_576_000_000
 _NANOS = 1_000_000_000
 #: google.rpc.Code's UNKNOWN, for a code with no gRPC status (a registry without HTTP).
 _GRPC_UNKNOWN = 2
@@ -367,16 +368,10 @@ def _delay_nanos(info: CodeInfo, params: Mapping[str, object]) -> int | None:
     """How long to wait before a retry, in nanoseconds: a ``retry_after`` placeholder given
     as whole seconds, else the delay the registry declares for the code, else None. A
     ValueError refuses a negative delay and one longer than a Duration holds."""
-    seconds = params.get("retry_after")
+    seconds = params.get(RETRY_AFTER)
     if not isinstance(seconds, int) or isinstance(seconds, bool):
         return info.retry_delay_ms * 1_000_000 if info.retry_delay_ms is not None else None
-    if seconds < 0:
-        raise ValueError(f"{info.code.value}: retry_after is negative; a retry delay cannot be")
-    if seconds > _DURATION_MAX_SECONDS:
-        raise ValueError(
-            f"{info.code.value}: retry_after is more than {_DURATION_MAX_SECONDS} "
-            "seconds, the longest a google.protobuf.Duration holds"
-        )
+    check_delay(info, seconds)  # failure() refuses it too; an envelope made elsewhere may not
     return seconds * _NANOS
 
 
@@ -385,9 +380,9 @@ def _duration_json(nanos: int) -> str:
     writes it: whole seconds, then 3, 6 or 9 fractional digits when the value needs them,
     then ``s`` (``"20s"``, ``"0.500s"``, ``"-1.000000001s"``). A ValueError refuses a value
     outside the Duration range of 315,576,000,000 seconds either way."""
-    if abs(nanos) > _DURATION_MAX_SECONDS * _NANOS:
+    if abs(nanos) > DURATION_MAX_SECONDS * _NANOS:
         raise ValueError(
-            f"a google.protobuf.Duration holds at most {_DURATION_MAX_SECONDS} seconds either way"
+            f"a google.protobuf.Duration holds at most {DURATION_MAX_SECONDS} seconds either way"
         )
     sign = "-" if nanos < 0 else ""
     seconds, fraction = divmod(abs(nanos), _NANOS)

@@ -263,6 +263,28 @@ def test_a_retry_delay_no_duration_can_hold_is_refused(seconds: int) -> None:
 
 @pytest.mark.parametrize(
     "seconds",
+    [-5, -1, 315_576_000_001],
+    ids=["-5", "-1", "one second too long"],
+)
+def test_an_envelope_no_wire_could_send_is_refused_when_it_is_made(seconds: int) -> None:
+    """A retry delay that to_http, to_status and to_error_details refuse is refused by
+    failure() already: the program that made it learns why where it made it, not later
+    where it sends it."""
+    with pytest.raises(ValueError, match="LLM_RATE_LIMITED: retry_after is"):
+        se.failure("LLM_RATE_LIMITED", retry_after=seconds)
+    with pytest.raises(ValueError, match="LLM_RATE_LIMITED: retry_after is"):
+        se.failure("LLM_RATE_LIMITED", params={"retry_after": seconds}, locale="de")
+    made = se.failure("LLM_RATE_LIMITED", retry_after=0)
+    assert se.to_http(made)[0] == 429
+    # An envelope made elsewhere is still refused where it is sent.
+    foreign: Any = {"ok": False, "error": {"code": "LLM_RATE_LIMITED", "params": {}}}
+    foreign["error"]["params"]["retry_after"] = -5
+    with pytest.raises(ValueError, match="LLM_RATE_LIMITED: retry_after is negative"):
+        se.to_http(foreign)
+
+
+@pytest.mark.parametrize(
+    "seconds",
     [2**53, 10**400, 10**5000, -(10**5000)],
     ids=["2**53", "10**400", "10**5000", "-10**5000"],
 )

@@ -30,6 +30,11 @@ Fill = Callable[[dict[str, object]], str]
 #: The largest integer every JSON peer reads exactly: I-JSON (RFC 7493) keeps integers within
 #: what an IEEE 754 double holds, as a JavaScript client reads every number.
 MAX_JSON_INTEGER = 2**53 - 1
+#: The placeholder that carries a retry delay in whole seconds, which the wires read: HTTP's
+#: Retry-After, gRPC's RetryInfo.
+RETRY_AFTER = "retry_after"
+#: The range of a google.protobuf.Duration, in seconds either way.
+DURATION_MAX_SECONDS = 315_576_000_000
 
 #: A surrogate code point: UTF-8 cannot carry one alone, so neither can a JSON text.
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -156,6 +161,9 @@ def check_values(info: CodeInfo, params: Mapping[str, object]) -> None:
     UTF-8 can encode. A TypeError for the type (NaN and the infinities are floats), a
     ValueError for a value out of range.
 
+    A ``retry_after`` integer must also be a retry delay (:func:`check_delay`): every wire
+    that says when to retry refuses any other, so no envelope is made with one.
+
     Called, after :func:`check_params`, wherever values travel as data: envelopes, problem
     objects, error details. A message alone shows ``str()`` of whatever it is given."""
     for name in info.placeholders:
@@ -170,8 +178,22 @@ def check_values(info: CodeInfo, params: Mapping[str, object]) -> None:
                     f"{info.code}: placeholder {name!r} is outside "
                     f"±{MAX_JSON_INTEGER}, the integers every JSON peer reads exactly"
                 )
+            if name == RETRY_AFTER:  # an envelope no wire could send is not made
+                check_delay(info, value)
         else:
             check_text(info, f"placeholder {name!r}", value)
+
+
+def check_delay(info: CodeInfo, seconds: int) -> None:
+    """Raise a ValueError naming the code when ``seconds``, a ``retry_after`` value, is no
+    retry delay: negative, or longer than a google.protobuf.Duration holds."""
+    if seconds < 0:
+        raise ValueError(f"{info.code}: retry_after is negative; a retry delay cannot be")
+    if seconds > DURATION_MAX_SECONDS:
+        raise ValueError(
+            f"{info.code}: retry_after is more than {DURATION_MAX_SECONDS} "
+            "seconds, the longest a google.protobuf.Duration holds"
+        )
 
 
 def split(template: str, allowed: Collection[str]) -> tuple[list[str], list[str]] | None:
