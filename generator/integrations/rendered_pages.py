@@ -18,6 +18,10 @@ It does so only where that holds and nothing is lost:
 - a conversion that logged anything (a link to a missing page, under any validation level)
   is not kept, so a rebuild logs what the first build logged.
 
+Where the memo is kept and every extension is one of :data:`REUSABLE`, a page it does not
+hold is converted as ``Page.render`` converts it, but by one Markdown for the whole build,
+reset between pages, rather than a new one with all its extensions for each page.
+
 A page converted anew and a page taken from the memo give the same bytes
 (``tests/emit/test_page_memos.py`` builds the repository's own site both ways).
 """
@@ -62,6 +66,24 @@ PURE = frozenset(
         "pymdownx.tabbed",
         "pymdownx.tasklist",
         "pymdownx.tilde",
+    }
+)
+#: The extensions that leave nothing of one page in a Markdown reset for the next: with
+#: only these, one Markdown converts every page of a build (``RenderedPages._convert``).
+#: ``tests/emit/test_page_memos.py`` converts the repository's pages and generated ones
+#: both ways with every one of them.
+REUSABLE = frozenset(
+    {
+        "admonition",
+        "attr_list",
+        "def_list",
+        "fenced_code",
+        "md_in_html",
+        "tables",
+        "toc",
+        "pymdownx.details",
+        "pymdownx.superfences",
+        "pymdownx.tabbed",
     }
 )
 #: The MkDocs versions whose ``Page.render`` sets exactly ``content``, ``toc``,
@@ -153,6 +175,7 @@ class RenderedPages:
         self._fingerprint = fingerprint
         self._memo = memo.Memo(root, name, fingerprint)
         self._files: tuple[int, str] | None = None  # (id of the build's Files, their hash)
+        self._converter: tuple[int, Any] | None = None  # (id of the build's config, Markdown)
 
     def attach(self, page: Any) -> None:
         """Make ``page.render`` go through the memo (MkDocs calls it once, after the
@@ -181,9 +204,44 @@ class RenderedPages:
         if isinstance(kept, dict) and self._restore(page, kept, files):
             return
         with _heard() as records:
-            convert(config, files)
+            if REUSABLE.issuperset(config.markdown_extensions):
+                self._convert(page, config, files)
+            else:
+                convert(config, files)
         if not records:
             self._memo.put(key, self._made(page))
+
+    def _convert(self, page: Any, config: Any, files: Any) -> None:
+        """What MkDocs' ``Page.render`` does, with one Markdown for the whole build, reset
+        for each page, instead of a new one: making one, with its extensions, was about a
+        twentieth of a build of many small pages. Each page gets MkDocs' own processors,
+        made for it, in place of the last page's."""
+        from mkdocs.structure import pages
+        from mkdocs.structure.toc import get_toc
+
+        if self._converter is None or self._converter[0] != id(config):
+            import markdown  # type: ignore[import-untyped]
+
+            made = markdown.Markdown(
+                extensions=config["markdown_extensions"],
+                extension_configs=config["mdx_configs"] or {},
+            )
+            self._converter = (id(config), made)
+        md = self._converter[1].reset()
+        raw_html = pages._RawHTMLPreprocessor()
+        raw_html._register(md)
+        anchors = pages._ExtractAnchorsTreeprocessor(page.file, files, config)
+        anchors._register(md)
+        links = pages._RelativePathTreeprocessor(page.file, files, config)
+        links._register(md)
+        title = pages._ExtractTitleTreeprocessor()
+        title._register(md)
+        page.content = md.convert(page.markdown)
+        page.toc = get_toc(getattr(md, "toc_tokens", []))
+        page._title_from_render = title.title
+        page.present_anchor_ids = anchors.present_anchor_ids | raw_html.present_anchor_ids
+        if pages.log.getEffectiveLevel() > logging.DEBUG:
+            page.links_to_anchors = links.links_to_anchors
 
     @staticmethod
     def _made(page: Any) -> dict[str, Any]:

@@ -68,6 +68,12 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["converted"] += 1
         render(self, config, files)
 
+    convert = rendered_pages.RenderedPages._convert
+
+    def converting_once(self: Any, page: Page, config: Any, files: Any) -> None:
+        counts["converted"] += 1  # MkDocs' Page.render, with one Markdown for every page
+        convert(self, page, config, files)
+
     def indexing(self: Any, page: Any) -> None:
         counts["indexed"] += 1
         add(self, page)
@@ -94,6 +100,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return compile_(self, *args, **kwargs)
 
     monkeypatch.setattr(Page, "render", converting)
+    monkeypatch.setattr(rendered_pages.RenderedPages, "_convert", converting_once)
     monkeypatch.setattr(index_class, "add_entry_from_context", indexing)
     monkeypatch.setattr(search_sections, "sections", reading)
     monkeypatch.setattr(jinja2.Template, "render", laying_out)
@@ -334,3 +341,71 @@ def test_a_site_with_a_plugin_not_known_to_errorbook_gets_no_layout_memo(
     assert _build(site, tmp_path / "again", counted) == first
     assert counted["laid out"] == pages
     assert "themed" not in _kinds(tmp_path)
+
+
+def test_one_markdown_converts_every_page_as_a_new_one_would(
+    site: Path, tmp_path: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pages that use every extension one Markdown may convert a whole build with
+    (rendered_pages.REUSABLE), each page after others that used them too: the bytes MkDocs
+    writes with a new Markdown per page."""
+    base = site / "mkdocs.base.yml"
+    more = "  - tables\n  - def_list\n  - pymdownx.details\n  - fenced_code\n"
+    base.write_text(base.read_text("utf-8").replace("  - tables\n", more), "utf-8")
+    page = """# Seite {n}
+
+## Gleich {{#gleich-{n}}}
+
+## Gleich
+
+Begriff
+:   Erklärung mit `Code` und [Verweis](index.md).
+
+??? note "Mehr {n}"
+    Verborgen.
+
+!!! warning
+    Achtung.
+
+```python
+x = {n}
+```
+
+=== "Eins"
+
+    Erster Reiter.
+
+=== "Zwei"
+
+    Zweiter Reiter.
+
+<div markdown="1" class="eb">
+
+*Betont* in HTML.
+
+</div>
+
+| Spalte | Wert |
+|---|---|
+| a | {n} |
+{{: .tabelle }}
+"""
+    for number in range(3):
+        (site / "docs" / LANG / f"extra{number}.md").write_text(page.format(n=number), "utf-8")
+    with monkeypatch.context() as plain:
+        _without_memos(plain)
+        expected = _build(site, tmp_path / "plain", counted)
+    assert set(rendered_pages.REUSABLE) >= set(
+        load_config(str(site / f"mkdocs.{LANG}.yml"))["markdown_extensions"]
+    )
+    reused: list[str] = []
+    convert = rendered_pages.RenderedPages._convert
+
+    def noting(self: Any, page: Page, config: Any, files: Any) -> None:
+        reused.append(page.file.src_uri)
+        convert(self, page, config, files)
+
+    monkeypatch.setattr(rendered_pages.RenderedPages, "_convert", noting)
+    assert _build(site, tmp_path / "reused", counted) == expected
+    assert len(reused) == len(list((site / "docs" / LANG).rglob("*.md")))
+    assert b"__tabbed_1_1" in expected["extra2/index.html"]  # each page's tabs count from 1
