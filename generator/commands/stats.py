@@ -31,12 +31,17 @@ def collect(config: Config) -> list[dict[str, object]]:
     registry = build.registry_for(config)
     existing = build.existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)
-    _, found = checks.check_catalogs(registry, existing, locales_dir, config.domains)
+    problems, found = checks.check_catalogs(registry, existing, locales_dir, config.domains)
     for locale, domain, path in catalog_paths(registry, locales_dir, config.domains):
         if path in existing and (locale, domain) not in found:
+            # Refused as a whole (its header, its encoding, its syntax): the first reason.
+            why = next(
+                (p for p in problems.items if p.mark.path == path and p.severity == "error"), None
+            )
+            where = f"{why.mark}: {why.message}" if why is not None else f"{path}: refused"
             print(
-                f"errorbook: warning: {path} cannot be read; counted as untranslated "
-                "(`errorbook check` says why)",
+                f"errorbook: warning: {where}; the catalog is counted as untranslated until "
+                "it is fixed (`errorbook check` lists every problem)",
                 file=sys.stderr,
             )
     totals = {domain: len(entries(registry, domain)) for domain in DOMAINS}

@@ -96,6 +96,22 @@ def test_stats_counts_a_refused_translation_as_rejected_not_translated(
     assert "| Deutsch (`de`) | `messages` | 1 | 0 | 1 | 50% |" in page
 
 
+def test_stats_names_what_keeps_a_catalog_from_being_counted(run: Run, translated: Path) -> None:
+    """A catalog errorbook refuses (here its header) is counted as untranslated: stats says
+    where and why, as check does, not that it "cannot be read"."""
+    path = po(translated, "de")
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("charset=utf-8", "charset=ISO-8859-1"), "utf-8")
+    found = run("stats", cwd=translated)
+    assert found.code == 0
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "charset=" in row)
+    relative = path.relative_to(translated).as_posix()
+    assert f"{relative}:{line}:1: " in found.err, found.err
+    assert "charset=ISO-8859-1" in found.err
+    assert "counted as untranslated" in found.err
+    assert "cannot be read" not in found.err
+
+
 def test_generate_and_check_name_the_line_of_the_file_as_written(
     run: Run, translated: Path
 ) -> None:
