@@ -66,6 +66,40 @@ def test_unknown_or_empty_locales_fall_back_to_the_source(tag: str | None) -> No
     assert se.message("PERMISSION_DENIED", tag, action="x") == "The action x was not allowed."
 
 
+@pytest.mark.parametrize("tag", [["de"], {"de": 1}, 5, b"de", ("de",)])
+def test_a_locale_that_is_no_str_is_a_type_error_that_says_so(tag: object) -> None:
+    """Not Python's unhashable or missing-attribute errors from deep inside: every entry
+    point names the argument and what it takes, and a miss on the fast path is no excuse."""
+    se.message("PERMISSION_DENIED", "de", action="x")  # the fast path has this code
+    calls: list[Callable[[], object]] = [
+        lambda: se.message("PERMISSION_DENIED", tag, action="x"),  # type: ignore[arg-type]
+        lambda: se.title("PERMISSION_DENIED", tag),  # type: ignore[arg-type]
+        lambda: se.Translator(tag),  # type: ignore[arg-type]
+        lambda: se.fallback_chain(tag),  # type: ignore[arg-type]
+        lambda: se.failure("PERMISSION_DENIED", locale=tag, action="x"),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match=f"locale must be a str .*not {type(tag).__name__}"):
+            call()
+
+
+@pytest.mark.parametrize("code", [["PERMISSION_DENIED"], {"PERMISSION_DENIED": 1}, 5])
+def test_a_code_of_another_type_is_no_code_of_the_registry(code: object) -> None:
+    """As failure() says it: not the unhashable error of a dict look-up inside."""
+    se.message("PERMISSION_DENIED", "de", action="x")
+    se.Translator("de").message("PERMISSION_DENIED", action="x")
+    calls: list[Callable[[], object]] = [
+        lambda: se.message(code, action="x"),  # type: ignore[arg-type]
+        lambda: se.message(code, "de", action="x"),  # type: ignore[arg-type]
+        lambda: se.Translator("de").message(code, action="x"),  # type: ignore[arg-type]
+        lambda: se.title(code, "de"),  # type: ignore[arg-type]
+        lambda: se.failure(code, action="x"),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="is not a code of this registry"):
+            call()
+
+
 def test_every_shipped_locale_translates_every_code() -> None:
     for locale in se.LOCALES[1:]:
         translator = se.Translator(locale)

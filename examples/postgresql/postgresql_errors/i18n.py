@@ -39,7 +39,18 @@ _compile = compile_template
 
 def fallback_chain(locale: str | None) -> tuple[str, ...]:
     """The shipped locales to try for ``locale``, best first, ending in the source locale."""
+    _check_locale(locale)
     return _negotiate.chain(locale, _TRANSLATED, SCRIPTS, SOURCE_LOCALE)
+
+
+def _check_locale(locale: object) -> None:
+    """A TypeError that names the argument for a locale that is neither a str nor None, not
+    the error of whatever it would fail in (a dict look-up, a str method)."""
+    if locale is not None and not isinstance(locale, str):
+        raise TypeError(
+            "locale must be a str (a language tag such as 'de' or 'pt-BR') or None, "
+            f"not {type(locale).__name__}"
+        )
 
 
 def _load(locale: str) -> gettext.NullTranslations:
@@ -177,7 +188,7 @@ class Translator:
         it, else the source text; None for a code without a title. A title has no
         placeholders, so a translation is shown as it is (the catalogs hold only usable
         ones)."""
-        if code in self._titles:  # an ErrorCode hashes and compares as its value
+        if isinstance(code, str) and code in self._titles:  # an ErrorCode is a str
             return self._titles[code]
         info = code_text(code)
         found = info.title
@@ -208,7 +219,10 @@ class Translator:
         mapping (for names that cannot be keyword arguments, such as ``class``). Bad
         parameters raise TypeError naming them."""
         if params is None:
-            kept = self._fast.get(code)  # an ErrorCode hashes and compares as its value
+            try:
+                kept = self._fast.get(code)  # an ErrorCode hashes and compares as its value
+            except TypeError:  # unhashable, so no code: _message says so
+                kept = None
             if kept is not None:
                 try:
                     return kept(keywords)
@@ -221,7 +235,7 @@ class Translator:
     def _message(self, code: ErrorCode | str, params: dict[str, object]) -> str:
         """message() when the fast path did not answer: checks the parameters, fills the
         template and keeps it for the next call with the same count."""
-        facts = self._codes.get(code)
+        facts = self._codes.get(code) if isinstance(code, str) else None
         info, names, source = facts if facts is not None else self._code_facts(code)
         count = params.get(info.count) if info.count is not None else None
         if params.keys() != names or (info.count is not None and type(count) is not int):
@@ -294,6 +308,7 @@ def _reading_all(
 def translator(locale: str | None = None) -> Translator:
     """A shared Translator per requested locale. The cache is bounded: tags often come from
     request headers, and a client must not be able to grow it without end."""
+    _check_locale(locale)
     found = _translators.get(locale)
     if found is None:
         if len(_translators) >= _CACHE_LIMIT:
@@ -328,6 +343,10 @@ def message(
             return _fast[locale][code](keywords)
         except KeyError:
             pass
+        except TypeError:  # a value the message's function refuses, or an unhashable
+            if isinstance(code, str) and (locale is None or isinstance(locale, str)):
+                raise
+            # a code or a locale of another type: the slow path below says which
     else:
         keywords = merge_params(code_text(code), params, keywords)
     return translator(locale)._message(code, keywords)
