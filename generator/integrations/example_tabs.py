@@ -35,7 +35,7 @@ from typing import Any
 
 from ..digest import digest
 from ..emit.site.wires import Tab
-from . import highlight_shapes, memo
+from . import highlight_shapes, memo, plain_text
 
 #: Markdown extensions that change nothing in the tabs beyond what :func:`render` makes
 #: (or, for inline text, what converting that text alone makes), with the settings they may
@@ -49,6 +49,7 @@ KNOWN: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "admonition": lambda _: True,
     "def_list": lambda _: True,
     "pymdownx.details": lambda _: True,
+    plain_text.__name__: lambda _: True,  # errorbook's own: the same HTML
     "pymdownx.superfences": lambda settings: (
         set(settings) <= {"custom_fences"}
         and not {str(fence.get("name", "")) for fence in settings.get("custom_fences") or ()}
@@ -203,6 +204,7 @@ _SOURCES = (
     Path(__file__),
     Path(__file__).with_name("highlight_shapes.py"),
     Path(__file__).with_name("mkdocs_plugin.py"),
+    Path(__file__).with_name("plain_text.py"),
 )
 
 

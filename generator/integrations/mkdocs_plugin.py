@@ -51,7 +51,14 @@ from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
 from ..pipeline import output, stamp
-from . import example_tabs, rendered_pages, search_entries, template_code, themed_pages
+from . import (
+    example_tabs,
+    plain_text,
+    rendered_pages,
+    search_entries,
+    template_code,
+    themed_pages,
+)
 
 TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
@@ -136,11 +143,15 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         configuration does not list them: a code's example on every wire is a set of
         content tabs (``pymdownx.tabbed``, in the style Material expects), each holding
         fenced blocks (``pymdownx.superfences``). A project that set up its mkdocs.base.yml
-        before the pages used them keeps working without an edit."""
+        before the pages used them keeps working without an edit. And errorbook's own
+        :mod:`.plain_text`, which changes no page's HTML but makes it sooner."""
         for name, settings in REQUIRED_EXTENSIONS.items():
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
+        # Does the inline processor's work on plain text itself: the same HTML, sooner.
+        if plain_text.__name__ not in config.markdown_extensions:
+            config.markdown_extensions.append(plain_text.__name__)
         self._forget()
         return config
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..digest import digest
-from . import memo
+from . import memo, plain_text
 
 #: Markdown extensions whose output is a function of the page's text and their settings:
 #: none reads a file, the clock or anything of the build beyond the page.
@@ -66,6 +66,7 @@ PURE = frozenset(
         "pymdownx.tabbed",
         "pymdownx.tasklist",
         "pymdownx.tilde",
+        plain_text.__name__,
     }
 )
 #: The extensions that leave nothing of one page in a Markdown reset for the next: with
@@ -84,6 +85,7 @@ REUSABLE = frozenset(
         "pymdownx.details",
         "pymdownx.superfences",
         "pymdownx.tabbed",
+        plain_text.__name__,
     }
 )
 #: The MkDocs versions whose ``Page.render`` sets exactly ``content``, ``toc``,
@@ -92,7 +94,11 @@ MKDOCS = ("1.6.",)
 #: The libraries whose code decides what a page converts to.
 _LIBRARIES = ("mkdocs", "Markdown", "pymdown-extensions", "Pygments")
 #: errorbook's own code that keeps and restores a conversion.
-_SOURCES = (Path(__file__), Path(__file__).with_name("memo.py"))
+_SOURCES = (
+    Path(__file__),
+    Path(__file__).with_name("memo.py"),
+    Path(__file__).with_name("plain_text.py"),
+)
 #: The loggers a conversion's messages go through: MkDocs' (which does not pass its records
 #: on to the root logger under the ``mkdocs`` command) and the root, for the extensions'.
 _LOGGERS = ("mkdocs", "")
