@@ -12,7 +12,8 @@ That gives Pygments' own bytes because of how its lexers read a value, and only 
 that holds:
 
 - The block is one its lexer reads in full: a Python literal (``ast.literal_eval``) with
-  no comment, no string prefix and no triple quotes; a JSON document; or an HTTP response
+  no comment, no triple quotes and no string continued on the next line (a string with a
+  prefix stays in the shape); a JSON document; or an HTTP response
   whose header lines are all plain (no continued header) and whose body is a JSON
   document that Pygments' HTTP lexer hands to its JSON lexer (by the Content-Type). The
   values are then found exactly: a string from quote to quote, an integer as a whole
@@ -71,6 +72,8 @@ _VALUES = {
 }
 #: An HTTP response's status line, and a header line, as Pygments' HTTP lexer reads them:
 #: the reason phrase, and a header's value, are each one token.
+#: A backslash at the end of a line, which continues a Python string on the next.
+_CONTINUED = re.compile(r"\\[\r\n]")
 _STATUS = re.compile(r"(HTTP/(?:1\.[01]|2(?:\.0)?|3) +[0-9]{3})(?:( +)([^\r\n]*))?")
 _HEADER = re.compile(r"([^\s:]+ *: *)([^\r\n]*)")
 _UNSEEN = object()
@@ -159,14 +162,16 @@ def reduce(code: str, language: str, quotes: bool = True) -> tuple[str, list[str
     if language == "json":
         try:
             json.loads(body)
-        except ValueError:
+        except Exception:  # not JSON, or more deeply nested than the parser goes
             return None
     elif python:
         if "'''" in body or '"""' in body:
             return None  # read by the lexer as strings of their own kind
+        if _CONTINUED.search(body):
+            return None  # a string continued on the next line: not one line's string
         try:
             ast.literal_eval(body)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        except Exception:  # not a literal (or one too large or deep to evaluate)
             return None
     else:
         return None

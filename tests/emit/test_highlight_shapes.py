@@ -130,6 +130,14 @@ def test_blocks_of_one_shape_are_highlighted_once() -> None:
         ("GET / HTTP/1.1\nContent-Type: application/json\n\n[1]", "http"),
         ("HTTP/1.1 200 OK\nContent-Type: application/json", "http"),  # no body
         ("x = 1", "toml"),
+        # Found by a review: a string continued on the next line (the scan lost step with
+        # the strings and took ", " for one), a literal too large to evaluate, JSON too deep
+        # to parse (both raised instead of highlighting whole).
+        ("['a\\\n', 'xyz']", "python"),
+        ("['a\\\r\n', 'xyz']", "python"),
+        ("1" + "0" * 400 + "+1j", "python"),
+        ("[" * 1000 + "]" * 1000, "json"),
+        ("HTTP/1.1 200 OK\nContent-Type: application/json\n\n" + "[" * 1000 + "]" * 1000, "http"),
     ],
 )
 def test_blocks_it_cannot_take_apart_are_highlighted_whole(code: str, language: str) -> None:
