@@ -188,6 +188,8 @@ IDS: dict[str, str] = {
     "E-PO-BYTE-ORDER-MARK": "A PO file starts with a byte-order mark.",
     "E-PO-CR-LINE-ENDINGS": "A PO file has carriage-return line endings.",
     "E-PO-CHARSET": "A PO file declares a character set other than UTF-8.",
+    "W-PO-HEADER-DOUBLED": "A PO file's header writes a field more than once, which tools "
+    "read differently (Babel the last, GNU gettext the first).",
     "E-PO-LINE-BREAK-IN-COMMENT": "A PO comment holds a character that Babel would write "
     "back as a line break, leaving a file that cannot be read.",
     "E-PO-UNKNOWN-KEYWORD": "A PO line starts with a word that is not a PO keyword.",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from babel.messages.catalog import Message
@@ -302,8 +302,11 @@ def review(
 
 def _header_mark(rows: list[str], path: str, field: str | None) -> Mark:
     """Where the header entry (the file's first) writes ``field`` ("Plural-Forms"), or its
-    fuzzy flag when ``field`` is None; the file's first line where it does not."""
+    fuzzy flag when ``field`` is None; the file's first line where it does not. A field
+    written more than once is placed at its last line: the value Babel, and so errorbook,
+    reads."""
     started = False
+    found = None
     for number, row in enumerate(rows):
         if row.startswith(("msgid ", "msgctxt ")):
             if started:
@@ -311,9 +314,20 @@ def _header_mark(rows: list[str], path: str, field: str | None) -> Mark:
             started = row.startswith("msgid ")
         if field is None and not started and row.startswith("#,") and "fuzzy" in row:
             return Mark(path, number + 1, 1)
-        if field is not None and started and row.lstrip().startswith(f'"{field}:'):
-            return Mark(path, number + 1, 1)
-    return Mark(path, 1, 1)
+        if field is not None and started and row.lstrip().lower().startswith(f'"{field}:'.lower()):
+            found = Mark(path, number + 1, 1)
+    return found or Mark(path, 1, 1)
+
+
+def _doubled(fields: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
+    """Each header field written more than once, as first written, and whether its values
+    differ."""
+    values: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for name, value in fields:
+        values.setdefault(name.lower(), []).append(value)
+        names.setdefault(name.lower(), name)
+    return [(names[key], len(set(seen)) > 1) for key, seen in values.items() if len(seen) > 1]
 
 
 def _check_header(
@@ -326,6 +340,15 @@ def _check_header(
     """The header's problems, each at its line of the file (``rows`` gives the file's lines,
     split only when a problem is to be placed)."""
     header = Mark(path, 1, 1)
+    for name, differ in _doubled(catalog.read_headers or ()):
+        found.warning(
+            "W-PO-HEADER-DOUBLED",
+            _header_mark(rows(), path, name),
+            f"the header has {name} twice"
+            + (", with different values" if differ else "")
+            + "; Babel and errorbook read the last, GNU gettext the first",
+            f"keep one {name} line",
+        )
     if catalog.fuzzy:
         found.error(
             "E-PO-FUZZY-HEADER",

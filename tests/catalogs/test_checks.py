@@ -72,6 +72,28 @@ def test_plural_forms_must_be_errorbooks_own(run: Run, project: Path) -> None:
     assert rows[0].endswith("(set it to: nplurals=2; plural=(n != 1);)")
 
 
+def test_a_header_field_written_twice_is_named_at_the_line_each_tool_reads(
+    run: Run, project: Path
+) -> None:
+    """GNU gettext reads a doubled header field's first line, Babel (and so errorbook) its
+    last: check warns at the second, and the error about the value errorbook reads names
+    that line, not the first (which holds errorbook's own rule)."""
+    own = '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"'
+    line = edit(project, own, own + '\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"')
+    result = run("check", cwd=project)
+    assert result.code == 1
+    assert f"{PATH}:{line + 1}:1: warning: the header has Plural-Forms twice" in result.err
+    assert f"{PATH}:{line + 1}:1: error: Plural-Forms is 'nplurals=2; plural=(n > 1);'" in (
+        result.err
+    )
+    # The same value twice: only the warning (check still says the file is not as generate
+    # would write it, with the field once).
+    edit(project, "plural=(n > 1);", "plural=(n != 1);")
+    result = run("check", cwd=project)
+    assert f"{PATH}:{line + 1}:1: warning: the header has Plural-Forms twice;" in result.err
+    assert ": error:" not in result.err, result.err
+
+
 def test_a_formula_that_cannot_be_parsed_is_one_problem(run: Run, project: Path) -> None:
     """Not also a second one for differing from errorbook's rule."""
     line = edit(project, "nplurals=2; plural=(n != 1);", "nplurals=2; plural=(n !!= 1;")
