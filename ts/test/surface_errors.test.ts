@@ -122,6 +122,23 @@ test("messages in German and Japanese", () => {
   assert.deepEqual(fallbackChain("de_AT"), ["de", "en"]);
 });
 
+test("a locale that is no string is a TypeError that says so, from every entry point", () => {
+  // From JavaScript, or past the types: not the error of a string method called on it.
+  for (const tag of [5, ["de"], { de: 1 }, true] as unknown as string[]) {
+    const calls = [
+      () => fallbackChain(tag),
+      () => message(ErrorCode.PERMISSION_DENIED, tag, { action: "x" }),
+      () => title(ErrorCode.PERMISSION_DENIED, tag),
+      () => failure(ErrorCode.PERMISSION_DENIED, { action: "x" }, { locale: tag }),
+    ];
+    for (const call of calls) {
+      assert.throws(call, (error: unknown) =>
+        error instanceof TypeError && /^locale must be a string .* not (number|object|boolean)$/.test(error.message));
+    }
+  }
+  assert.deepEqual(fallbackChain(null as unknown as string), ["en"]); // as Python's None
+});
+
 test("a code's title in the reader's language, the same for every occurrence", () => {
   assert.equal(CODES.PERMISSION_DENIED.title, "Permission denied");
   assert.equal(title(ErrorCode.PERMISSION_DENIED), "Permission denied");

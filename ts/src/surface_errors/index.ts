@@ -816,6 +816,12 @@ function scriptOf(language: string, script: string | null, region: string | null
  * itself and its shorter forms, then its language's other locales in the same script (the
  * same region first), as the Python package's fallback_chain. */
 export function fallbackChain(tag?: string): string[] {
+  if (tag !== undefined && tag !== null && typeof tag !== "string") {
+    // From JavaScript, or past the types: say so, not fail in a string method (as Python).
+    throw new TypeError(
+      `locale must be a string (a language tag such as 'de' or 'pt-BR') or undefined, not ${typeof tag}`,
+    );
+  }
   const chain: string[] = [];
   const translated = [...catalogs.keys()].filter((known) => known !== REGISTRY.sourceLocale);
   const parsed = tag ? parse(tag) : null;
