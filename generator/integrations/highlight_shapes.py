@@ -70,10 +70,10 @@ _VALUES = {
     ),
     "json": re.compile(r'(?P<s>"(?:[^"\\]|\\.)*")|(?<![\w.])(?P<n>[0-9]+)(?![\w.])'),
 }
-#: An HTTP response's status line, and a header line, as Pygments' HTTP lexer reads them:
-#: the reason phrase, and a header's value, are each one token.
 #: A backslash at the end of a line, which continues a Python string on the next.
 _CONTINUED = re.compile(r"\\[\r\n]")
+#: An HTTP response's status line, and a header line, as Pygments' HTTP lexer reads them:
+#: the reason phrase, and a header's value, are each one token.
 _STATUS = re.compile(r"(HTTP/(?:1\.[01]|2(?:\.0)?|3) +[0-9]{3})(?:( +)([^\r\n]*))?")
 _HEADER = re.compile(r"([^\s:]+ *: *)([^\r\n]*)")
 _UNSEEN = object()
@@ -131,29 +131,17 @@ def _escape_quotes(text: str) -> str:
     return html.escape(text, quote=False).replace('"', "&quot;").replace("'", "&#39;")
 
 
-class _Taken:
-    """The values taken out of a block so far, in order: each one's place is its
-    placeholder (see :func:`reduce`)."""
-
-    def __init__(self) -> None:
-        self.values: list[str] = []
-
-    def text(self, value: str) -> str:
-        self.values.append(value)
-        return chr(_FIRST + len(self.values) - 1)
-
-
 def reduce(code: str, language: str, quotes: bool = True) -> tuple[str, list[str]] | None:
     """``code`` with its values replaced by placeholders, and those values in order; None
     where it is not a block this reads (see the module's docstring). ``quotes``: a string
     holding a quote may be taken out."""
     if _PRIVATE.search(code):
         return None
-    taken = _Taken()
+    values: list[str] = []  # each value's place in it is its placeholder's
     head, body = "", code
     if language == "http":
         head, blank, body = code.partition("\n\n")
-        reduced = _http_head(head, taken, quotes) if blank else None
+        reduced = _http_head(head, values, quotes) if blank else None
         if reduced is None:
             return None
         head = reduced + blank
@@ -178,7 +166,6 @@ def reduce(code: str, language: str, quotes: bool = True) -> tuple[str, list[str
     apart = _APART[language].search
     plain = _QUOTES.search if not quotes else None
     comments = python and "#" in body
-    values = taken.values
     pieces: list[str] = [head]
     add = pieces.append
     end = 0
@@ -210,21 +197,24 @@ def reduce(code: str, language: str, quotes: bool = True) -> tuple[str, list[str
     return "".join(pieces), values
 
 
-def _http_head(head: str, taken: _Taken, quotes: bool) -> str | None:
+def _http_head(head: str, values: list[str], quotes: bool) -> str | None:
     """An HTTP response's status line and headers with the reason phrase and each header's
-    value but the Content-Type's taken out; None unless Pygments' HTTP lexer reads them as
-    such and hands the body to its JSON lexer (by the last Content-Type's media type, else
-    by the type after its "+": application/problem+json is read as application/json)."""
+    value but the Content-Type's taken out (added to ``values``); None unless Pygments' HTTP
+    lexer reads them as such and hands the body to its JSON lexer (by the last
+    Content-Type's media type, else by the type after its "+": application/problem+json is
+    read as application/json)."""
+
+    def placeholder(value: str) -> str:
+        values.append(value)
+        return chr(_FIRST + len(values) - 1)
+
     lines = head.split("\n")
     status = _STATUS.fullmatch(lines[0])
     if status is None:
         return None
     reduced = [status.group(1)]
     if status.group(3) and (quotes or not _QUOTES.search(status.group(3))):
-        reason = taken.text(status.group(3))
-        if reason is None:
-            return None
-        reduced[0] += status.group(2) + reason
+        reduced[0] += status.group(2) + placeholder(status.group(3))
     elif status.group(2) is not None:
         reduced[0] += status.group(2) + status.group(3)
     media = None
@@ -236,14 +226,10 @@ def _http_head(head: str, taken: _Taken, quotes: bool) -> str | None:
         if name.split(":", 1)[0].strip().lower() == "content-type":
             media = value.strip().split(";", 1)[0].strip()
             reduced.append(line)
-            continue
-        if not value or (not quotes and _QUOTES.search(value)):
+        elif not value or (not quotes and _QUOTES.search(value)):
             reduced.append(line)
-            continue
-        placeholder = taken.text(value)
-        if placeholder is None:
-            return None
-        reduced.append(name + placeholder)
+        else:
+            reduced.append(name + placeholder(value))
     if media is None or not _json_lexed(media):
         return None
     return "\n".join(reduced)

@@ -50,6 +50,8 @@ _ATTR = re.compile(
 _RAW = frozenset({"script", "style"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _ALWAYS_SKIPPED = ("object", "script", "style")
+#: The tags Material's parser keeps in a section's text.
+_KEPT = frozenset({"p", "code", "pre", "li", "ol", "ul", "sub", "sup"})
 
 
 class _Unsure(Exception):
@@ -74,7 +76,6 @@ class _Reader:
         self.section_of = module.Section
         self.void = module.void
         self.escape = module.escape
-        self.keep = frozenset({"p", "code", "pre", "li", "ol", "ul", "sub", "sup"})
         self.context: list[Any] = []  # the open elements, innermost last
         self.open: dict[str, int] = {}  # how many of each tag are open
         self.skip: set[str] = set(_ALWAYS_SKIPPED)  # by tag, as Material's set compares
@@ -172,7 +173,7 @@ class _Reader:
             self.skip.add(tag)
             self.skipped = True
             return
-        if tag in self.keep and not self.skipped:
+        if tag in _KEPT and not self.skipped:
             self._target().append(f"<{tag}>")
 
     def _target(self) -> list[str]:
@@ -201,7 +202,7 @@ class _Reader:
                 self.skip.discard(tag)
             self.skipped = self._skipping()
             return
-        if tag in self.keep and not self.skipped:
+        if tag in _KEPT and not self.skipped:
             data = self._target()
             try:
                 index = data.index(f"<{tag}>")
