@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..digest import digest
-from . import memo, plain_text
+from . import markdown_subset, memo, plain_text
 
 #: Markdown extensions whose output is a function of the page's text and their settings:
 #: none reads a file, the clock or anything of the build beyond the page.
@@ -98,6 +98,7 @@ _SOURCES = (
     Path(__file__),
     Path(__file__).with_name("memo.py"),
     Path(__file__).with_name("plain_text.py"),
+    Path(__file__).with_name("markdown_subset.py"),
 )
 #: The loggers a conversion's messages go through: MkDocs' (which does not pass its records
 #: on to the root logger under the ``mkdocs`` command) and the root, for the extensions'.
@@ -182,6 +183,7 @@ class RenderedPages:
         self._memo = memo.Memo(root, name, fingerprint)
         self._files: tuple[int, str] | None = None  # (id of the build's Files, their hash)
         self._converter: tuple[int, Any] | None = None  # (id of the build's config, Markdown)
+        self._subset: tuple[int, bool] | None = None  # (id of the config, whether supported)
 
     def attach(self, page: Any) -> None:
         """Make ``page.render`` go through the memo (MkDocs calls it once, after the
@@ -210,12 +212,46 @@ class RenderedPages:
         if isinstance(kept, dict) and self._restore(page, kept, files):
             return
         with _heard() as records:
-            if REUSABLE.issuperset(config.markdown_extensions):
+            if self._direct(page, config, files):
+                pass
+            elif REUSABLE.issuperset(config.markdown_extensions):
                 self._convert(page, config, files)
             else:
                 convert(config, files)
         if not records:
             self._memo.put(key, self._made(page))
+
+    def _direct(self, page: Any, config: Any, files: Any) -> bool:
+        """What MkDocs' ``Page.render`` does, without Markdown, for a page written in the
+        forms :mod:`.markdown_subset` reads (most code pages); False, with nothing set or
+        logged, for any other page or site."""
+        from mkdocs.structure import pages
+        from mkdocs.structure.toc import get_toc
+
+        if self._subset is None or self._subset[0] != id(config):
+            supported = markdown_subset.supported(
+                config.markdown_extensions, config.mdx_configs or {}
+            )
+            self._subset = (id(config), supported)
+        if not self._subset[1]:
+            return False
+        links = pages._RelativePathTreeprocessor(page.file, files, config)
+        try:
+            made = markdown_subset.convert(page.markdown, links.path_to_url)
+        except markdown_subset.Unknown:
+            return False
+        # MkDocs takes the ids of raw HTML from the whole page, read as HTML, as Markdown's
+        # preprocessors leave it (a page this reads has nothing they change but its end).
+        raw_html = pages._HTMLHandler()
+        raw_html.feed(page.markdown + "\n\n")
+        raw_html.close()
+        page.content = made.content
+        page.toc = get_toc(made.toc)
+        page._title_from_render = made.title
+        page.present_anchor_ids = made.anchors | raw_html.present_anchor_ids
+        if pages.log.getEffectiveLevel() > logging.DEBUG:
+            page.links_to_anchors = links.links_to_anchors
+        return True
 
     def _convert(self, page: Any, config: Any, files: Any) -> None:
         """What MkDocs' ``Page.render`` does, with one Markdown for the whole build, reset

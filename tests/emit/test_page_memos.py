@@ -74,6 +74,13 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["converted"] += 1  # MkDocs' Page.render, with one Markdown for every page
         convert(self, page, config, files)
 
+    direct = rendered_pages.RenderedPages._direct
+
+    def converting_directly(self: Any, page: Page, config: Any, files: Any) -> bool:
+        done = bool(direct(self, page, config, files))
+        counts["converted"] += done  # without Markdown (markdown_subset)
+        return done
+
     def indexing(self: Any, page: Any) -> None:
         counts["indexed"] += 1
         add(self, page)
@@ -101,6 +108,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     monkeypatch.setattr(Page, "render", converting)
     monkeypatch.setattr(rendered_pages.RenderedPages, "_convert", converting_once)
+    monkeypatch.setattr(rendered_pages.RenderedPages, "_direct", converting_directly)
     monkeypatch.setattr(index_class, "add_entry_from_context", indexing)
     monkeypatch.setattr(search_sections, "sections", reading)
     monkeypatch.setattr(jinja2.Template, "render", laying_out)
@@ -406,6 +414,7 @@ x = {n}
         convert(self, page, config, files)
 
     monkeypatch.setattr(rendered_pages.RenderedPages, "_convert", noting)
+    monkeypatch.setattr(rendered_pages.RenderedPages, "_direct", lambda *args: False)
     assert _build(site, tmp_path / "reused", counted) == expected
     assert len(reused) == len(list((site / "docs" / LANG).rglob("*.md")))
     assert b"__tabbed_1_1" in expected["extra2/index.html"]  # each page's tabs count from 1
