@@ -5,9 +5,11 @@ A site of many codes is mostly code pages, and Python-Markdown was the largest p
 building one: it reads every page as any Markdown could be written, one block processor and
 one inline pattern after another, through an element tree and its serializer. errorbook's
 code pages use a handful of forms, always written the same way (``code.md.j2`` and
-``emit/site/markdown``): headings with an explicit id, paragraphs (one with a class),
-HTML comments, blockquotes, tables, lists, admonitions; and inline, backslash escapes,
-entities, code spans, links and a few HTML tags. This reads exactly those forms and writes
+``emit/site/markdown``): headings, paragraphs (one with a class), HTML comments, blockquotes,
+tables, one-line list items, admonitions; and inline, backslash escapes, entities, code
+spans, links and a few HTML tags. The code table and the recovery page add strong emphasis
+around a link and a ``div`` (``md_in_html``) around the table. This reads exactly those
+forms and writes
 what Python-Markdown, with the extensions of errorbook's site configuration, writes for
 them, byte for byte: the HTML, the table of contents, the title and the anchors MkDocs takes
 from a conversion. Each link goes through MkDocs' own link rewriting and checking, as it
@@ -33,14 +35,14 @@ from typing import Any
 from . import plain_text
 
 #: The extensions a site may have for this to write what Markdown writes, each with a check
-#: of its settings: those that change none of the forms read here (each needs a line or a
-#: character that makes this give up) and the ones whose output this writes.
+#: of its settings: those whose output this writes (:data:`REQUIRED`), and those that change
+#: none of the forms read here (each needs a line or a character that makes this give up).
 EXTENSIONS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "toc": lambda settings: set(settings) <= {"permalink"} and settings.get("permalink") is True,
     "tables": lambda settings: not settings,
     "attr_list": lambda settings: not settings,
     "admonition": lambda settings: not settings,
-    "md_in_html": lambda _: True,  # block HTML only, which this never accepts
+    "md_in_html": lambda settings: not settings,
     "fenced_code": lambda _: True,  # fences are not read here
     "pymdownx.superfences": lambda _: True,
     "pymdownx.tabbed": lambda _: True,  # tabs (=== lines) are not read here
@@ -48,6 +50,8 @@ EXTENSIONS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "def_list": lambda _: True,  # lines starting with ':'
     plain_text.__name__: lambda _: True,  # the same HTML, made sooner
 }
+#: The extensions whose forms this writes: without one, Markdown reads them as text.
+REQUIRED = frozenset({"toc", "tables", "attr_list", "admonition", "md_in_html"})
 #: The versions of Markdown and MkDocs whose output this was checked against.
 VERSIONS = {"markdown": ("3.11",), "mkdocs": ("1.6.",)}
 
@@ -79,10 +83,10 @@ def supported(extensions: Sequence[object], settings: Mapping[str, Any]) -> bool
     except metadata.PackageNotFoundError:
         return False
     names = [name for name in extensions if isinstance(name, str)]
-    if len(names) != len(extensions) or "toc" not in names or "tables" not in names:
+    if len(names) != len(extensions):
+        return False  # an extension object: anything could happen
+    if not {name.removeprefix("markdown.extensions.") for name in names} >= REQUIRED:
         return False
-    if "attr_list" not in names:
-        return False  # the ids of headings are written as attributes
     for name in names:
         check = EXTENSIONS.get(name.removeprefix("markdown.extensions."))
         found = settings.get(name) or {}
@@ -107,6 +111,7 @@ _INLINE = re.compile(
     r"|(&(?:\#[0-9]+|\#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)"
     r"|(  \n)"
     r"|((?<=\w)_+(?=\w))"
+    r"|(\*\*)"
     r"|([\\`\[\]<*_{}\n]|!\[)",
     re.S,
 )
@@ -136,16 +141,17 @@ class _Inline:
     """Converts inline text; one per page, for its links."""
 
     def __init__(self) -> None:
-        self.urls: list[str] = []
+        self.urls: list[str | int] = []  # an address, or the number of a heading
 
-    def link(self, url: str) -> str:
-        """A mark for a link's address: the addresses are rewritten once the whole page is
+    def link(self, url: str | int) -> str:
+        """A mark for a link's address (or a heading's permalink, by the heading's number,
+        whose id may not be known yet): the addresses are rewritten once the whole page is
         read, so that a page this gives up on has had no link checked (and no warning
         logged twice)."""
         self.urls.append(url)
         return f"\x00{len(self.urls) - 1}\x00"
 
-    def convert(self, text: str, *, in_link: bool = False) -> str:
+    def convert(self, text: str, *, in_link: bool = False, in_strong: bool = False) -> str:
         if "\x02" in text or "\x03" in text:
             raise Unknown("Markdown's placeholder characters")
         out: list[str] = []
@@ -215,6 +221,21 @@ class _Inline:
             if kind == 8:  # underscores inside a word, which never emphasize
                 plain.append(found.group(8))
                 continue
+            if kind == 9 and not in_link and not in_strong:  # strong, the only emphasis
+                close = text.find("**", position)
+                if (
+                    text.count("*") != 4
+                    or close <= position
+                    or text[position].isspace()
+                    or text[close - 1].isspace()
+                ):
+                    raise Unknown("emphasis Markdown may read in another way")
+                out.append(_text("".join(plain)))
+                plain.clear()
+                inner = self.convert(text[position:close], in_strong=True)
+                out.append(f"<strong>{inner}</strong>")
+                position = close + 2
+                continue
             if found.group(0) == "\n":
                 plain.append("\n")
                 continue
@@ -232,9 +253,13 @@ def _code(text: str) -> str:
 
 # -- blocks -------------------------------------------------------------------------------
 
-_HEADING = re.compile(r"(#{1,6}) (?![ #])(.*[^ #\\]) \{#([A-Za-z][A-Za-z0-9_.:-]*)\}")
+_HEADING = re.compile(r"(#{1,6}) (?![ #])(.*?[^ #\\])(?: \{#([A-Za-z][A-Za-z0-9_.:-]*)\})?")
 _CLASS = re.compile(r"\{: \.([A-Za-z][A-Za-z0-9_-]*) \}")
 _COMMENT = re.compile(r"<!--(?:(?!-->)[^\n])*-->")
+#: Block HTML: an empty ``div`` with attributes (kept as written), and one whose content is
+#: Markdown (one table here).
+_RAW_DIV = re.compile(r'<div(?: [a-z][a-z0-9-]*="[^"<>\n]*")+></div>')
+_MARKDOWN_DIV = re.compile(r'<div class="([A-Za-z0-9_-]+(?: [A-Za-z0-9_-]+)*)" markdown>')
 _ADMONITION = re.compile(r'!!! ([a-z]+) "([^"\n]*)"')
 _BULLET = re.compile(r"- (?=\S)")
 _NUMBER = re.compile(r"([1-9][0-9]{0,8})\. (?=\S)")
@@ -242,7 +267,7 @@ _SEPARATOR = re.compile(r"\|(?:---\|)+")
 #: Lines a paragraph may not start or hold (any other block form, Markdown's or an
 #: extension's): this gives up on them rather than know which interrupt a paragraph.
 _NOT_PARAGRAPH = re.compile(
-    r"\s|[#>=+*|]|:(?= )|-|[0-9]+[.)]|!!!|\?\?\?|```|~~~|<(?!(?:"
+    r"\s|[#>=+|]|\*(?!\*[^\s*])|:(?= )|-|[0-9]+[.)]|!!!|\?\?\?|```|~~~|<(?!(?:"
     + "|".join(sorted(_INLINE_TAGS))
     + r")[ >])"
     r"|\[(?:TOC|\^)|_{3}|\{"
@@ -281,6 +306,13 @@ class _Page:
                     raise Unknown("a comment with text after it")
                 out.append(line + "\n")
                 index = end
+            elif _RAW_DIV.fullmatch(line):
+                if len(block) > 1:
+                    raise Unknown("block HTML with text after it")
+                out.append(line + "\n")  # as Markdown's HTML stash gives it back
+                index = end
+            elif _MARKDOWN_DIV.fullmatch(line):
+                index = self.markdown_div(lines, index, out)
             elif line.startswith("#"):
                 if len(block) > 1:
                     raise Unknown("a heading with text after it")
@@ -306,17 +338,35 @@ class _Page:
     def heading(self, line: str) -> str:
         found = _HEADING.fullmatch(line)
         if found is None:
-            raise Unknown("a heading without an id, or with characters around it")
+            raise Unknown("a heading with characters around it Markdown may read")
         level, text, anchor = len(found.group(1)), found.group(2), found.group(3)
         if text[0].isspace() or text[-1].isspace():
             raise Unknown("a heading with white space Markdown strips")
         inner = self.inline.convert(text)
-        permalink = self.inline.link(f"#{anchor}")  # a link MkDocs rewrites and records too
+        number = len(self.headings)
+        permalink = self.inline.link(number)  # a link MkDocs rewrites and records too
         name = _strip_tags(inner)
         self.headings.append({"level": level, "id": anchor, "name": name, "children": []})
-        self.anchors.add(anchor)
+        where = anchor or f"\x01{number}\x01"  # toc's slug, once every explicit id is known
         link = f'<a class="headerlink" href="{permalink}" title="Permanent link">&para;</a>'
-        return f'<h{level} id="{anchor}">{inner}{link}</h{level}>'
+        return f'<h{level} id="{where}">{inner}{link}</h{level}>'
+
+    def ids(self) -> list[str]:
+        """Each heading's id: its own, or the slug Markdown's toc makes of its name, made
+        unique among the page's ids in page order (toc's own functions)."""
+        from html import unescape
+
+        from markdown.extensions import toc  # type: ignore[import-untyped]
+
+        used = {heading["id"] for heading in self.headings if heading["id"] is not None}
+        counters: dict[str, int] = {}
+        for heading in self.headings:
+            if heading["id"] is None:
+                heading["id"] = toc.unique(
+                    toc.slugify(unescape(heading["name"]), "-"), used, counters
+                )
+            self.anchors.add(heading["id"])
+        return [heading["id"] for heading in self.headings]
 
     def paragraph(self, block: list[str], *, tight: bool = False) -> str:
         klass = ""
@@ -443,6 +493,34 @@ class _Page:
         out.append(f"<{tag}>\n" + "\n".join(made) + f"\n</{tag}>")
         return index
 
+    def markdown_div(self, lines: list[str], index: int, out: list[str]) -> int:
+        """A ``<div class="..." markdown>`` around one table (``md_in_html``): the opening
+        tag alone, the table, the closing tag alone, blank lines between."""
+        found = _MARKDOWN_DIV.fullmatch(lines[index])
+        assert found is not None
+        count = len(lines)
+        start = index + 1
+        while start < count and not lines[start]:
+            start += 1
+        end = start
+        while end < count and lines[end]:
+            end += 1
+        close = end
+        while close < count and not lines[close]:
+            close += 1
+        if (
+            start == index + 1
+            or close == end
+            or close >= count
+            or lines[close] != "</div>"
+            or (close + 1 < count and lines[close + 1])
+            or not lines[start].startswith("|")
+        ):
+            raise Unknown("block HTML around anything but one table")
+        table = self.table(lines[start:end])
+        out.append(f'<div class="{found.group(1)}">\n{table}\n</div>')
+        return close + 1
+
     def admonition(self, lines: list[str], index: int, out: list[str]) -> int:
         found = _ADMONITION.fullmatch(lines[index])
         if found is None:
@@ -506,22 +584,28 @@ def _nest(headings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 _URL = re.compile("\x00([0-9]+)\x00")
+_ID = re.compile("\x01([0-9]+)\x01")
 
 
 def convert(text: str, link: Callable[[str], str]) -> Converted:
     """A page's Markdown (without its front matter) as Markdown and MkDocs convert it, each
     link's address passed through ``link`` (MkDocs' rewriting) in page order; raises
     :class:`Unknown` for anything outside the forms this reads."""
-    if re.search("[\r\t\x00\x02\x03]", text):
+    if re.search("[\r\t\x00\x01\x02\x03]", text):
         raise Unknown("a tab, a carriage return, a NUL or a placeholder character")
     page = _Page()
     lines = text.split("\n")
     content = "\n".join(page.blocks(lines)).strip()
-    urls = [_attribute(link(url)) for url in page.inline.urls]
+    ids = page.ids()
+    if "\x01" in content:
+        content = _ID.sub(lambda found: ids[int(found.group(1))], content)
+    urls = [
+        _attribute(link(url if isinstance(url, str) else "#" + ids[url]))
+        for url in page.inline.urls
+    ]
     content = _URL.sub(lambda found: urls[int(found.group(1))], content)
     title = None
-    if lines and _HEADING.fullmatch(next((line for line in lines if line), "")):
-        first = page.headings[0]
-        if first["level"] == 1:
-            title = first["name"]
+    first = next((line for line in lines if line), "")
+    if first.startswith("# ") and page.headings and page.headings[0]["level"] == 1:
+        title = page.headings[0]["name"]  # the first element is that heading
     return Converted(content, _nest(page.headings), title, page.anchors)

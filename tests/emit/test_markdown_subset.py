@@ -228,6 +228,10 @@ def test_a_generated_registrys_code_pages_convert_as_markdown_converts_them(
                  "\n| ", "\n{: .eb-subtitle }", "&nbsp;<bdi>", "\n<!-- "):  # fmt: skip
         assert form in joined, form
     assert any("\n\n- [" in text.split("## ")[-1] for text in texts)  # a loose list
+    for name in ("recovery.md", "overview.md", "limits.md", "codes/index.md"):
+        page = generated.files.get_file_from_path(name)
+        assert page is not None
+        assert _compare(generated, dict(_pages(generated))[page], name), name
 
 
 def test_a_deprecated_codes_notice_is_inside_its_box(generated: Site) -> None:
@@ -271,14 +275,18 @@ pieces = st.sampled_from(
      "`{x}`", "`a | b`", "` `", "`<a id=\"z\">`", "[a](b)", "[EX\\_1](execution_failed.md)",
      "[L](../limits.md#action_timeout)", "[M](../limits.md#missing)", "[N](nowhere.md)",
      "[S](#message)", "[U](https://example.com/x_y)", "![i](x.png)", "<https://x.y>",
-     "<a@b.c>", "<!-- c -->", "=", "+", ":", "~"]
+     "<a@b.c>", "<!-- c -->", "=", "+", ":", "~", "**", "**[a](b)**", "**b**", "***"]
 )  # fmt: skip
 texts = st.lists(pieces, max_size=10).map("".join)
 frames = st.sampled_from(
     ["{}", "# {} {{#top}}", "## {} {{#h}}", "### {}", "{}\n{{: .eb-subtitle }}", "> {}",
      "> {}  \n> {}\n>\n> {}", "| a | b |\n|---|---|\n| {} | {} |", "- {}\n- {}",
      "- {}\n\n- {}", "1. {}\n2. {}", '!!! danger "{}"\n    {}', '!!! note "Title"\n    {}',
-     "<!-- {} -->", "{}\n\n{}", "# T {{#t}}\n\n{}\n\n## U {{#u}}\n\n{}"]
+     "<!-- {} -->", "{}\n\n{}", "# T {{#t}}\n\n{}\n\n## U {{#u}}\n\n{}",
+     "# {}\n\n## {}\n\n## {} {{#{}}}", "## A\n\n## A\n\n## {}\n\n## A {{#a_1}}",
+     "**[{}](codes/x.md)**: {}\n\n- {}\n- {}",
+     '<div class="eb-finder" data-x="{}"></div>\n\n<div class="eb-sortable" markdown>\n\n'
+     "| a | b |\n|---|---|\n| {} | {} |\n| {} | x |\n\n</div>"]
 )  # fmt: skip
 
 
@@ -308,6 +316,8 @@ def test_registry_text_as_errorbook_writes_it_is_accepted_and_converts_alike(
             "\n".join(item.format(line or "z") for line in lines),
             f'!!! warning "W"\n    {lines[2] or "w"}',
             "\n\n".join(f"- [{line or 'v'}](../limits.md#action_timeout)" for line in lines),
+            f"## {lines[1] or 'S'}",
+            f"**[{lines[0] or 'R'}](../limits.md)**: {lines[1] or 'r'}\n\n- {lines[2] or 's'}",
         ]
     )
     if any(char in page for char in "\x02\x03\r\t"):
@@ -322,7 +332,9 @@ def test_registry_text_as_errorbook_writes_it_is_accepted_and_converts_alike(
     "text",
     [
         "*emphasis*",
-        "# A heading without an id",
+        "**one** and **two**",
+        "** spaced**",
+        "# A heading {with braces}",
         "## Setext\n---",
         "    indented code",
         "```\nfenced\n```",
@@ -336,6 +348,11 @@ def test_registry_text_as_errorbook_writes_it_is_accepted_and_converts_alike(
         "3. starts at three",
         "| a |\n|:--|\n| b |",
         "!!! note\n    untitled",
+        '<div class="x" markdown>\n\ntext\n\n</div>',
+        '<div class="x" markdown>\n\n| a |\n|---|\n| b |\n\nmore\n\n</div>',
+        '<div class="x" markdown>\n| a |\n|---|\n| b |\n\n</div>',
+        '<div id="x"></div>\ntext',
+        "<section>block</section>",
         '!!! note "T"\n    one\n\n    two',
         "tab\there",
         "a\x02b",
@@ -352,26 +369,30 @@ def test_a_page_left_to_markdown_checks_no_link_twice(german: Site) -> None:
     assert not _compare(german, text)
 
 
+#: The extensions whose forms the subset writes.
+BASE = ["toc", "tables", "attr_list", "admonition", "md_in_html"]
+
+
 @pytest.mark.parametrize(
     ("extensions", "changed"),
     [
-        (["toc", "tables", "attr_list"], {}),
-        (["toc", "tables", "attr_list", "footnotes"], {}),
-        (["toc", "tables", "attr_list", "pymdownx.smartsymbols"], {}),
-        (["toc", "tables", "attr_list"], {"toc": {"permalink": "#"}}),
-        (["toc", "tables", "attr_list"], {"toc": {"permalink": True, "slugify": str}}),
-        (["toc", "tables"], {}),
-        (["toc", "tables", "attr_list", markdown.extensions.Extension()], {}),
+        (BASE, {}),
+        ([*BASE, "footnotes"], {}),
+        ([*BASE, "pymdownx.smartsymbols"], {}),
+        (BASE, {"toc": {"permalink": "#"}}),
+        (BASE, {"toc": {"permalink": True, "slugify": str}}),
+        (["toc", "tables", "attr_list", "md_in_html"], {}),
+        ([*BASE, markdown.extensions.Extension()], {}),
     ],
 )
 def test_a_site_with_other_markdown_is_left_to_markdown(
     extensions: list[Any], changed: dict[str, Any]
 ) -> None:
     base: dict[str, Any] = {"toc": {"permalink": True}}
-    known = markdown_subset.supported(["toc", "tables", "attr_list"], base)
+    known = markdown_subset.supported(BASE, base)
     assert known  # the repository's own settings, less its other extensions
     assert markdown_subset.supported(extensions, {**base, **changed}) is (
-        extensions == ["toc", "tables", "attr_list"] and not changed
+        extensions == BASE and not changed
     )
 
 
@@ -383,13 +404,9 @@ def test_other_versions_of_markdown_or_mkdocs_are_left_to_markdown(
     versions = {"markdown": "3.12.0", "mkdocs": "1.6.1"}
     real: Callable[[str], str] = metadata.version
     monkeypatch.setattr(metadata, "version", lambda name: versions.get(name.lower()) or real(name))
-    assert not markdown_subset.supported(
-        ["toc", "tables", "attr_list"], {"toc": {"permalink": True}}
-    )
+    assert not markdown_subset.supported(BASE, {"toc": {"permalink": True}})
     versions.update(markdown=markdown.__version__, mkdocs="1.7.0")
-    assert not markdown_subset.supported(
-        ["toc", "tables", "attr_list"], {"toc": {"permalink": True}}
-    )
+    assert not markdown_subset.supported(BASE, {"toc": {"permalink": True}})
 
 
 def test_a_file_that_is_no_code_page_may_be_read_too(german: Site, tmp_path: Path) -> None:
