@@ -56,6 +56,7 @@ from . import (
     plain_text,
     rendered_pages,
     search_entries,
+    shared_nav,
     template_code,
     themed_pages,
 )
@@ -328,11 +329,15 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
         """Compile the theme's templates through the project's cache of compiled
-        templates (see :mod:`.template_code`), unless the site brought a cache of its own."""
+        templates (see :mod:`.template_code`), unless the site brought a cache of its own;
+        and lay out Material's navigation once for the pages outside it that would get the
+        same (see :mod:`.shared_nav`)."""
         self._env = env
         if env.bytecode_cache is None:
             self._templates = template_code.TemplateCode(self._settings(config).root)
             env.bytecode_cache = self._templates
+        if shared_nav.supported(config):
+            shared_nav.SharedNav().attach(env)
         return env
 
     @event_priority(-100)  # after every other plugin's: the context as the template gets it

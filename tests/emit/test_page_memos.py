@@ -29,6 +29,7 @@ plugin_module = importlib.import_module("errorbook.integrations.mkdocs_plugin")
 rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages")
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
 search_sections = importlib.import_module("errorbook.integrations.search_sections")
+shared_nav = importlib.import_module("errorbook.integrations.shared_nav")
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
 seal = importlib.import_module("errorbook.pipeline.seal")
@@ -144,6 +145,9 @@ def _kinds(tmp_path: Path) -> list[str]:
 
 
 def _without_memos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page made afresh: no memo, no compiled template kept, and Material's
+    navigation laid out for every page (shared_nav)."""
+    monkeypatch.setattr(shared_nav, "supported", lambda config: False)
     monkeypatch.setattr(rendered_pages, "fingerprint", lambda config: None)
     monkeypatch.setattr(search_entries, "fingerprint", lambda index: None)
     monkeypatch.setattr(themed_pages, "fingerprint", lambda config: None)
@@ -418,3 +422,54 @@ x = {n}
     assert _build(site, tmp_path / "reused", counted) == expected
     assert len(reused) == len(list((site / "docs" / LANG).rglob("*.md")))
     assert b"__tabbed_1_1" in expected["extra2/index.html"]  # each page's tabs count from 1
+
+
+def test_the_navigation_is_laid_out_once_for_the_pages_outside_it(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Code pages are not in the navigation: Material's nav.html is laid out once for all
+    of them (and for each page in the navigation), with the bytes of a build without it."""
+    code_pages = len(list((site / "docs" / LANG / "codes").glob("*.md"))) - 1  # not index.md
+    with monkeypatch.context() as plain:
+        _without_memos(plain)
+        expected = _build(site, tmp_path / "plain")
+    laid_out: list[str] = []
+    attach = shared_nav.SharedNav.attach
+
+    def attaching(self: Any, env: Any) -> None:
+        template = env.get_template(shared_nav.NAME)
+        lay_out = template.root_render_func
+
+        def noting(context: Any) -> Any:
+            page = context.get("page")  # none for 404.html
+            laid_out.append("404" if page is None else page.file.src_uri)
+            return lay_out(context)
+
+        template.root_render_func = noting
+        attach(self, env)
+
+    monkeypatch.setattr(shared_nav.SharedNav, "attach", attaching)
+    monkeypatch.setattr(rendered_pages, "fingerprint", lambda config: None)
+    monkeypatch.setattr(themed_pages, "fingerprint", lambda config: None)
+    assert _build(site, tmp_path / "shared") == expected
+    pages = len(list((site / "docs" / LANG).rglob("*.md")))
+    assert code_pages > 10
+    assert len(laid_out) <= pages - code_pages + 1 + 1  # 404.html has its own
+    assert sum(uri.startswith("codes/") and uri != "codes/index.md" for uri in laid_out) == 1
+
+
+def test_a_site_with_templates_of_its_own_lays_out_every_navigation(
+    site: Path, tmp_path: Path
+) -> None:
+    """An override (custom_dir) may read anything of the page: nothing is shared."""
+    config = load_config(str(site / f"mkdocs.{LANG}.yml"))
+    assert shared_nav.supported(config)
+    (site / "overrides").mkdir()
+    base = site / "mkdocs.base.yml"
+    base.write_text(
+        base.read_text("utf-8").replace(
+            "  name: material\n", "  name: material\n  custom_dir: overrides\n"
+        ),
+        "utf-8",
+    )
+    assert not shared_nav.supported(load_config(str(site / f"mkdocs.{LANG}.yml")))
