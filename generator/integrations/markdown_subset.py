@@ -258,7 +258,7 @@ _CLASS = re.compile(r"\{: \.([A-Za-z][A-Za-z0-9_-]*) \}")
 _COMMENT = re.compile(r"<!--(?:(?!-->)[^\n])*-->")
 #: Block HTML: an empty ``div`` with attributes (kept as written), and one whose content is
 #: Markdown (one table here).
-_RAW_DIV = re.compile(r'<div(?: [a-z][a-z0-9-]*="[^"<>\n]*")+></div>')
+_RAW_DIV = re.compile(r'<div(?: (?!markdown=)[a-z][a-z0-9-]*="[^"<>\n]*")+></div>')
 _MARKDOWN_DIV = re.compile(r'<div class="([A-Za-z0-9_-]+(?: [A-Za-z0-9_-]+)*)" markdown>')
 _ADMONITION = re.compile(r'!!! ([a-z]+) "([^"\n]*)"')
 _BULLET = re.compile(r"- (?=\S)")
@@ -375,6 +375,8 @@ class _Page:
             klass = f' class="{found.group(1)}"'
             block = block[:-1]
         for line in block:
+            if not line:  # a blank line inside an admonition: two paragraphs
+                raise Unknown("a paragraph over a blank line")
             _refuse_line(line)
             if _NOT_PARAGRAPH.match(line):  # HTML included, but for an inline tag
                 raise Unknown("a line that may start another block")

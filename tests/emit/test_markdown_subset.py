@@ -353,6 +353,9 @@ def test_registry_text_as_errorbook_writes_it_is_accepted_and_converts_alike(
         '<div class="x" markdown>\n| a |\n|---|\n| b |\n\n</div>',
         '<div id="x"></div>\ntext',
         "<section>block</section>",
+        '!!! note "T"\n    a\n    \n    b',  # found by review: accepted as one paragraph
+        '<div class="a" markdown="1"></div>',  # found by review: kept as written
+        '<div markdown="1" class="x"></div>',
         '!!! note "T"\n    one\n\n    two',
         "tab\there",
         "a\x02b",
