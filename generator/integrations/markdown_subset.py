@@ -99,15 +99,19 @@ def supported(extensions: Sequence[object], settings: Mapping[str, Any]) -> bool
 
 #: What Markdown escapes after a backslash (``Markdown.ESCAPED_CHARS``, with tables' '|').
 _ESCAPED = frozenset("\\`*_{}[]()>#+-.!|")
+#: An inline HTML tag: a name, and attributes with quoted values, one space apart.
+_INLINE_TAG = re.compile(
+    r"</?[a-zA-Z][a-zA-Z0-9]*(?: [a-zA-Z][a-zA-Z0-9-]*(?:=\"[^\"<>&\n`\\\[\]]*\")?)* ?/?>"
+)
 #: Inline Markdown, left to right: an escape, a code span's opening backticks, a link (plain
-#: text and a plain relative or absolute address), an HTML tag (a name, and attributes
-#: with quoted values, one space apart), an entity, a hard line break, and any other
-#: character that one of Markdown's inline patterns or the attribute lists could read.
+#: text and a plain relative or absolute address), an HTML tag, an entity, a hard line
+#: break, underscores inside a word, strong emphasis, and any other character that one of
+#: Markdown's inline patterns or the attribute lists could read.
 _INLINE = re.compile(
     r"\\(.)"
     r"|(`+)"
     r"|\[((?:[^\[\]`\\<>&*_{}!\n]|\\[^\n])+)\]\(([^\s()<>\"'\\`&*{}\[\]]+)\)"
-    r"|(</?[a-zA-Z][a-zA-Z0-9]*(?: [a-zA-Z][a-zA-Z0-9-]*(?:=\"[^\"<>&\n`\\\[\]]*\")?)* ?/?>)"
+    rf"|({_INLINE_TAG.pattern})"
     r"|(&(?:\#[0-9]+|\#x[0-9a-fA-F]+|[a-zA-Z0-9]+);)"
     r"|(  \n)"
     r"|((?<=\w)_+(?=\w))"
@@ -255,7 +259,7 @@ def _code(text: str) -> str:
 
 _HEADING = re.compile(r"(#{1,6}) (?![ #])(.*?[^ #\\])(?: \{#([A-Za-z][A-Za-z0-9_.:-]*)\})?")
 _CLASS = re.compile(r"\{: \.([A-Za-z][A-Za-z0-9_-]*) \}")
-_COMMENT = re.compile(r"<!--(?:(?!-->)[^\n])*-->")
+_COMMENT = re.compile(r"<!--(?:(?!--)[^\n])*-->")  # no '--!>' or '-->' inside
 #: Block HTML: an empty ``div`` with attributes (kept as written), and one whose content is
 #: Markdown (one table here).
 _RAW_DIV = re.compile(r'<div(?: (?!markdown=)[a-z][a-z0-9-]*="[^"<>\n]*")+></div>')
@@ -263,6 +267,7 @@ _MARKDOWN_DIV = re.compile(r'<div class="([A-Za-z0-9_-]+(?: [A-Za-z0-9_-]+)*)" m
 _ADMONITION = re.compile(r'!!! ([a-z]+) "([^"\n]*)"')
 _BULLET = re.compile(r"- (?=\S)")
 _NUMBER = re.compile(r"([1-9][0-9]{0,8})\. (?=\S)")
+_SEPARATOR_CHARS = frozenset("|:- ")
 _SEPARATOR = re.compile(r"\|(?:---\|)+")
 #: Lines a paragraph may not start or hold (any other block form, Markdown's or an
 #: extension's): this gives up on them rather than know which interrupt a paragraph.
@@ -321,6 +326,8 @@ class _Page:
             elif line.startswith("!!! "):
                 index = self.admonition(lines, index, out)
             elif line.startswith(">"):
+                if out and out[-1].startswith("<blockquote>"):
+                    raise Unknown("a blockquote Markdown joins to the one before it")
                 out.append(self.blockquote(block))
                 index = end
             elif line.startswith("|"):
@@ -342,6 +349,8 @@ class _Page:
         level, text, anchor = len(found.group(1)), found.group(2), found.group(3)
         if text[0].isspace() or text[-1].isspace():
             raise Unknown("a heading with white space Markdown strips")
+        if "\\>" in text:  # its name in the table of contents would hold a bare '>'
+            raise Unknown("a heading with an escaped '>'")
         inner = self.inline.convert(text)
         number = len(self.headings)
         permalink = self.inline.link(number)  # a link MkDocs rewrites and records too
@@ -380,6 +389,8 @@ class _Page:
             _refuse_line(line)
             if _NOT_PARAGRAPH.match(line):  # HTML included, but for an inline tag
                 raise Unknown("a line that may start another block")
+        if any(set(line) <= _SEPARATOR_CHARS for line in block[1:]):
+            raise Unknown("a line the tables extension may read as a table's separator")
         text = "\n".join(block)
         if not text:
             raise Unknown("an empty paragraph")
@@ -397,6 +408,8 @@ class _Page:
                 inner.append(line[2:])
             else:
                 raise Unknown("a blockquote line Markdown may read in another way")
+        if not inner[0] or not inner[-1] or "\n\n\n" in "\n".join(inner):
+            raise Unknown("a blockquote with empty lines Markdown keeps")
         paragraphs: list[str] = []
         start = 0
         for end in [*(i for i, line in enumerate(inner) if not line), len(inner)]:
@@ -420,6 +433,8 @@ class _Page:
 
     def cells(self, line: str, columns: int) -> list[str]:
         _refuse_line(line)
+        if not line.startswith("|"):
+            raise Unknown("a table row that does not start with a pipe")
         if not line.endswith("|") or line.endswith("\\|"):
             raise Unknown("a table row that does not end with a pipe")
         # The pipes that divide cells: every one not escaped and not in a code span.
@@ -519,6 +534,9 @@ class _Page:
             or not lines[start].startswith("|")
         ):
             raise Unknown("block HTML around anything but one table")
+        for line in lines[start:end]:  # md_in_html reads them as HTML first
+            if "<" in _INLINE_TAG.sub(_inline_tag_out, line):
+                raise Unknown("HTML inside block HTML, which md_in_html may read")
         table = self.table(lines[start:end])
         out.append(f'<div class="{found.group(1)}">\n{table}\n</div>')
         return close + 1
@@ -547,6 +565,12 @@ class _Page:
             f"{paragraph}\n</div>"
         )
         return index
+
+
+def _inline_tag_out(found: re.Match[str]) -> str:
+    """Nothing for an inline tag of :data:`_INLINE_TAGS`, the tag itself for another."""
+    name = re.match(r"</?([a-zA-Z0-9]*)", found.group(0)).group(1)  # type: ignore[union-attr]
+    return "" if name.lower() in _INLINE_TAGS else found.group(0)
 
 
 def _next_line(lines: list[str], index: int) -> str | None:
@@ -586,6 +610,7 @@ def _nest(headings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 _URL = re.compile("\x00([0-9]+)\x00")
+_CHARACTER_REFERENCE = re.compile(r"&#(?![0-9]+;|x[0-9a-fA-F]+;)")
 _ID = re.compile("\x01([0-9]+)\x01")
 
 
@@ -595,10 +620,13 @@ def convert(text: str, link: Callable[[str], str]) -> Converted:
     :class:`Unknown` for anything outside the forms this reads."""
     if re.search("[\r\t\x00\x01\x02\x03]", text):
         raise Unknown("a tab, a carriage return, a NUL or a placeholder character")
+    if _CHARACTER_REFERENCE.search(text):  # the HTML parser completes or misreads it
+        raise Unknown("'&#' that starts no whole character reference")
     page = _Page()
     lines = text.split("\n")
     content = "\n".join(page.blocks(lines)).strip()
     ids = page.ids()
+    toc = _nest(page.headings)  # before any link is checked: it may give up too
     if "\x01" in content:
         content = _ID.sub(lambda found: ids[int(found.group(1))], content)
     urls = [
@@ -610,4 +638,4 @@ def convert(text: str, link: Callable[[str], str]) -> Converted:
     first = next((line for line in lines if line), "")
     if first.startswith("# ") and page.headings and page.headings[0]["level"] == 1:
         title = page.headings[0]["name"]  # the first element is that heading
-    return Converted(content, _nest(page.headings), title, page.anchors)
+    return Converted(content, toc, title, page.anchors)

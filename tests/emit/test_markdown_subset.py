@@ -356,6 +356,17 @@ def test_registry_text_as_errorbook_writes_it_is_accepted_and_converts_alike(
         '!!! note "T"\n    a\n    \n    b',  # found by review: accepted as one paragraph
         '<div class="a" markdown="1"></div>',  # found by review: kept as written
         '<div markdown="1" class="x"></div>',
+        # found by a hostile review, each accepted and converted otherwise than Markdown:
+        "a|b\n:|:",  # the tables extension's separator under a paragraph's line
+        "| a |\n|---|\nb |",  # a row without its leading pipe
+        "&#61",  # a character reference Markdown's HTML parser completes
+        "&#e\n\n<!-- `b` -->",  # one that makes the parser read the rest as text
+        "> a\n>",  # a blockquote's last line empty
+        "> a\n\n> b",  # a blockquote Markdown joins to the one before
+        "<!-- a --!> b -->",  # a comment closed early
+        "# a\\>",  # an escaped '>' in a heading's name
+        '<div class="x" markdown>\n\n| a |\n|---|\n| `</div>` |\n\n</div>',  # HTML in a div
+        "## a\n\n# b\n\n[N](nowhere.md)",  # a refusal after the links: logged twice
         '!!! note "T"\n    one\n\n    two',
         "tab\there",
         "a\x02b",
