@@ -432,10 +432,11 @@ def side_by_side(
 
 
 def paired_ratio(result: SizeResult) -> str:
-    """The median ratio of the side-by-side pairs, with each pair's."""
+    """The median ratio of the side-by-side pairs, with each pair's, to three places: the
+    target is judged on it, and two places can round a miss (0.504) to the target (0.50)."""
     ratios = [mine / other for mine, other in result.pairs]
-    each = ", ".join(f"{r:.2f}" for r in ratios)
-    return f"{statistics.median(ratios):.2f}× (median of {len(ratios)} pairs: {each})"
+    each = ", ".join(f"{r:.3f}" for r in ratios)
+    return f"{statistics.median(ratios):.3f}× (median of {len(ratios)} pairs: {each})"
 
 
 def warm_generation(
