@@ -33,7 +33,7 @@ def test_the_full_generation_is_judged_on_the_side_by_side_pairs() -> None:
     pairs = [(2.4, 5.0), (2.0, 4.2), (2.5, 5.1), (2.3, 4.7)]
     target = _speed(_result([2.2, 2.2, 2.2], [4.0, 4.0, 4.0], pairs))
     assert target.met is True
-    assert target.measured.startswith("side by side in turns, 0.48× (median of 4 pairs: ")
+    assert target.measured.startswith("side by side in turns, 0.485× (median of 4 pairs: ")
     assert "(0.55×)" in target.measured
     slower = _result([2.2], [4.0], [(2.6, 5.0), (2.2, 4.2), (2.7, 5.1), (2.5, 4.7)])
     assert _speed(slower).met is False
@@ -42,3 +42,12 @@ def test_the_full_generation_is_judged_on_the_side_by_side_pairs() -> None:
 @pytest.mark.parametrize(("full", "met"), [(1.9, True), (2.1, False)])
 def test_without_pairs_the_medians_of_the_steps_decide(full: float, met: bool) -> None:
     assert _speed(_result([full], [4.0], [])).met is met
+
+
+def test_a_median_just_above_the_target_does_not_show_as_the_target() -> None:
+    """Two places would round 0.504 to 0.50 beside a verdict of not met."""
+    pairs = [(2.52, 5.0), (2.52, 5.0), (2.52, 5.0), (2.52, 5.0)]
+    target = _speed(_result([2.52], [5.0], pairs))
+    assert target.met is False
+    assert "0.504×" in target.measured
+    assert "0.50×" not in target.measured.split(";")[0]
