@@ -173,11 +173,7 @@ class _Inline:
                 plain.append(char)
                 continue
             if kind == 2:  # a code span
-                ticks = found.group(2)
-                end = _CODE_END.get(len(ticks))
-                if end is None:
-                    end = _CODE_END.setdefault(len(ticks), re.compile(rf"(?<!`){ticks}(?!`)", re.S))
-                closing = end.search(text, position)
+                closing = _code_end(found.group(2)).search(text, position)
                 if closing is None or closing.start() == position:
                     raise Unknown("a backtick that opens no code span")
                 if found.start() > 0 and text[found.start() - 1] == "\\":
@@ -203,9 +199,7 @@ class _Inline:
                 continue
             if kind == 5:  # an HTML tag
                 tag = found.group(5)
-                name = tag[2:] if tag.startswith("</") else tag[1:]
-                name = re.match(r"[a-zA-Z0-9]*", name).group(0).lower()  # type: ignore[union-attr]
-                if name not in _INLINE_TAGS:
+                if _tag_name(tag) not in _INLINE_TAGS:
                     raise Unknown("an HTML tag Markdown may read as a block")
                 out.append(_text("".join(plain)))
                 plain.clear()
@@ -247,6 +241,14 @@ class _Inline:
         plain.append(text[position:])
         out.append(_text("".join(plain)))
         return "".join(out)
+
+
+def _code_end(ticks: str) -> re.Pattern[str]:
+    """What closes a code span that ``ticks`` opened: the same run of backticks."""
+    found = _CODE_END.get(len(ticks))
+    if found is None:
+        found = _CODE_END[len(ticks)] = re.compile(rf"(?<!`){ticks}(?!`)", re.S)
+    return found
 
 
 def _code(text: str) -> str:
@@ -306,12 +308,7 @@ class _Page:
                 end += 1
             block = lines[index:end]
             follows = _next_line(lines, end)
-            if _COMMENT.fullmatch(line):
-                if len(block) > 1:
-                    raise Unknown("a comment with text after it")
-                out.append(line + "\n")
-                index = end
-            elif _RAW_DIV.fullmatch(line):
+            if _COMMENT.fullmatch(line) or _RAW_DIV.fullmatch(line):
                 if len(block) > 1:
                     raise Unknown("block HTML with text after it")
                 out.append(line + "\n")  # as Markdown's HTML stash gives it back
@@ -447,7 +444,7 @@ class _Page:
                 continue
             if char == "`":  # a code span: its pipes would be read in another way
                 run = re.match(r"`+", line[position:]).group(0)  # type: ignore[union-attr]
-                closing = re.compile(rf"(?<!`){run}(?!`)").search(line, position + len(run))
+                closing = _code_end(run).search(line, position + len(run))
                 if closing is None or "|" in line[position : closing.start()]:
                     raise Unknown("a code span in a table row Markdown may read otherwise")
                 position = closing.end()
@@ -567,10 +564,14 @@ class _Page:
         return index
 
 
+def _tag_name(tag: str) -> str:
+    """The name of a tag :data:`_INLINE_TAG` matched, in lower case."""
+    return tag.lstrip("</").split(" ", 1)[0].rstrip("/>").lower()
+
+
 def _inline_tag_out(found: re.Match[str]) -> str:
     """Nothing for an inline tag of :data:`_INLINE_TAGS`, the tag itself for another."""
-    name = re.match(r"</?([a-zA-Z0-9]*)", found.group(0)).group(1)  # type: ignore[union-attr]
-    return "" if name.lower() in _INLINE_TAGS else found.group(0)
+    return "" if _tag_name(found.group(0)) in _INLINE_TAGS else found.group(0)
 
 
 def _next_line(lines: list[str], index: int) -> str | None:

@@ -167,6 +167,20 @@ def _heard() -> Iterator[list[logging.LogRecord]]:
             logger.removeHandler(listener)
 
 
+def _rendered(
+    page: Any, content: str, toc: list[Any], title: str | None, anchors: set[str], links: Any
+) -> None:
+    """Set on ``page`` what MkDocs' ``Page.render`` sets: its links to other pages' anchors
+    only where MkDocs keeps them (it checks them at no lower level than DEBUG)."""
+    from mkdocs.structure import pages
+    from mkdocs.structure.toc import get_toc
+
+    page.content, page.toc, page._title_from_render = content, get_toc(toc), title
+    page.present_anchor_ids = anchors
+    if pages.log.getEffectiveLevel() > logging.DEBUG:
+        page.links_to_anchors = links
+
+
 def toc_tokens(items: Sequence[Any]) -> list[dict[str, Any]]:
     """A table of contents as the tokens MkDocs makes it from."""
     return [
@@ -212,12 +226,11 @@ class RenderedPages:
         if isinstance(kept, dict) and self._restore(page, kept, files):
             return
         with _heard() as records:
-            if self._direct(page, config, files):
-                pass
-            elif REUSABLE.issuperset(config.markdown_extensions):
-                self._convert(page, config, files)
-            else:
-                convert(config, files)
+            if not self._direct(page, config, files):
+                if REUSABLE.issuperset(config.markdown_extensions):
+                    self._convert(page, config, files)
+                else:
+                    convert(config, files)
         if not records:
             self._memo.put(key, self._made(page))
 
@@ -226,7 +239,6 @@ class RenderedPages:
         forms :mod:`.markdown_subset` reads (most code pages); False, with nothing set or
         logged, for any other page or site."""
         from mkdocs.structure import pages
-        from mkdocs.structure.toc import get_toc
 
         if self._subset is None or self._subset[0] != id(config):
             supported = markdown_subset.supported(
@@ -245,12 +257,8 @@ class RenderedPages:
         raw_html = pages._HTMLHandler()
         raw_html.feed(page.markdown + "\n\n")
         raw_html.close()
-        page.content = made.content
-        page.toc = get_toc(made.toc)
-        page._title_from_render = made.title
-        page.present_anchor_ids = made.anchors | raw_html.present_anchor_ids
-        if pages.log.getEffectiveLevel() > logging.DEBUG:
-            page.links_to_anchors = links.links_to_anchors
+        anchors = made.anchors | raw_html.present_anchor_ids
+        _rendered(page, made.content, made.toc, made.title, anchors, links.links_to_anchors)
         return True
 
     def _convert(self, page: Any, config: Any, files: Any) -> None:
@@ -259,7 +267,6 @@ class RenderedPages:
         twentieth of a build of many small pages. Each page gets MkDocs' own processors,
         made for it, in place of the last page's."""
         from mkdocs.structure import pages
-        from mkdocs.structure.toc import get_toc
 
         if self._converter is None or self._converter[0] != id(config):
             import markdown  # type: ignore[import-untyped]
@@ -278,12 +285,10 @@ class RenderedPages:
         links._register(md)
         title = pages._ExtractTitleTreeprocessor()
         title._register(md)
-        page.content = md.convert(page.markdown)
-        page.toc = get_toc(getattr(md, "toc_tokens", []))
-        page._title_from_render = title.title
-        page.present_anchor_ids = anchors.present_anchor_ids | raw_html.present_anchor_ids
-        if pages.log.getEffectiveLevel() > logging.DEBUG:
-            page.links_to_anchors = links.links_to_anchors
+        content = md.convert(page.markdown)
+        found = anchors.present_anchor_ids | raw_html.present_anchor_ids
+        tokens = getattr(md, "toc_tokens", [])
+        _rendered(page, content, tokens, title.title, found, links.links_to_anchors)
 
     @staticmethod
     def _made(page: Any) -> dict[str, Any]:
