@@ -20,7 +20,7 @@ value is keyed by content hashes, never by time stamps, and a cache that cannot 
 an empty one: the cache can make a run faster, never different.
 
 Beside it, one file per PO file in ``.errorbook-cache/verdicts/`` (:func:`verdicts_path`)
-holds the seals of the translations whose checks found nothing wrong in it (see
+holds the seals of the formatted translations whose checks found nothing wrong in it (see
 :class:`generator.catalogs.checks.Verdicts`), so that a file a translator edited in one place
 is checked in that place. A file of its own, read only by the worker that checks that PO
 file: at ten thousand entries a record is 160 KB, which every run would otherwise parse for

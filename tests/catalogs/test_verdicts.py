@@ -260,6 +260,21 @@ def test_a_seal_covers_whether_the_text_is_formatted() -> None:
     assert "E-TRANSLATION-UNKNOWN-PLACEHOLDER" in found
 
 
+def test_prose_is_checked_on_every_run_and_never_sealed() -> None:
+    """Unformatted text costs less to check than to seal (see checks.verdict): the checks
+    run and find what they find, and the record keeps nothing of it."""
+    salt = cache.verdicts_salt("de", "messages", "x.po")
+    verdicts = checks.Verdicts(salt)
+    clean, memo = review(PO, verdicts, {})  # no count placeholders: unformatted
+    assert clean == []
+    assert len(memo) == 2  # both translations were checked
+    assert verdicts.seals == {}
+    assert verdicts.record(memo) == frozenset()
+    broken = PO.replace("Die Tür ist zu.", "Die Tür\x07 ist zu.")
+    found, _ = review(broken, checks.Verdicts(salt), {})
+    assert found == ["E-TRANSLATION-CONTROL-CHARACTER"]
+
+
 def test_the_salt_covers_the_file_locale_domain_and_errorbook(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

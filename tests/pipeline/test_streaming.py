@@ -389,7 +389,8 @@ def test_forked_workers_write_their_verdict_records_themselves(
         return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
     made = records(project)
-    assert len(made) == 2 * len(registry.meta.locales)
+    # One per messages.po: the docs catalogs' prose is never sealed (see checks.verdict).
+    assert len(made) == len(registry.meta.locales)
     assert made == records(alone)
 
 
