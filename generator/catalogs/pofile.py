@@ -374,7 +374,7 @@ class _Parser(PoFileParser):
         rule = plurals.lookup(locale) if locale else None
         self.forms = rule.count if rule is not None else None  # errorbook's, for the locale
         # The first line of each msgid and msgctxt in the state (active, obsolete) its first
-        # entry was not in (see _note): nearly always none.
+        # entry was not in (see _again): nearly always none.
         self.seen: dict[tuple[bool, str, str | None], int] = {}
         self.obsolete_first: set[tuple[str, str | None]] = set()  # first seen obsolete
         self.lines: dict[tuple[str, str | None], int] = {}
@@ -387,7 +387,7 @@ class _Parser(PoFileParser):
 
         A line is given without its newline (Babel strips every line it reads), and nothing
         else is done per line: where an entry's text begins and ends is found when the
-        entry is added (:meth:`_keep`), from the rows. The rows are kept rather than an
+        entry is added (:meth:`_add_message`), from the rows. The rows are kept rather than an
         io.StringIO of the text, which holds it as four bytes a character: for a large
         catalog that was the largest thing a worker ever held."""
         self.rows = rows = text.split("\n")
@@ -414,6 +414,12 @@ class _Parser(PoFileParser):
         super()._process_message_line(lineno, line, obsolete)
 
     def _add_message(self) -> None:
+        """Babel's, with what errorbook keeps of the entry just read: where it is (see
+        StableCatalog.raw_entry), its comment lines or the header comment as they were,
+        another tool's entry as its text, and a duplicate reported.
+
+        It runs once for every entry of every catalog read, so the common case (an entry of
+        errorbook's, read once, without comments) is done here, without a call of its own."""
         messages = self.messages
         msgid = ""
         context = None
@@ -425,16 +431,50 @@ class _Parser(PoFileParser):
             self.context = _Denormalized(context)
         obsolete = bool(self.obsolete)
         comments = self.user_comments  # Babel's Message copies it; the next entry gets a new one
-        forms = 0  # a plural entry's forms
-        if len(messages) > 1:
-            forms = 1 + max((index for index, _ in self.translations), default=0)
         flags = tuple(map(str.strip, self.flags)) if self.flags else ()  # Babel adds its own
         line = self.offset + 1
-        if not msgid and context is None and not obsolete and self.translations:
+        header = not msgid and context is None and not obsolete
+        if header and self.translations:
             self._plural_count(self.translations[0][1].denormalize())
-        again = self._note(msgid, context, obsolete, line)
+        where = (msgid, context)
+        again = where in self.lines  # an entry of the same msgctxt and msgid came before
+        if again:
+            self._again(where, obsolete, line)
+        else:
+            self.lines[where] = line
+            if obsolete:
+                self.obsolete_first.add(where)
+        foreign = (
+            bool(msgid)
+            and self.domain is not None
+            and context not in self.owned
+            and not owns(self.domain, context, self.names)
+        )
+        forms = 0  # a plural entry's forms, for another tool's entry
+        if foreign and len(messages) > 1:
+            forms = 1 + max((index for index, _ in self.translations), default=0)
         super()._add_message()
-        if self._keep(msgid, context, obsolete, comments, flags, again):
+        # The entry's lines: from the line that ended the entry before through the last line
+        # before the one that ended this one that is not blank.
+        rows = self.rows
+        first = self.start if self.start is not None else 0
+        last = (len(rows) if self.row is None else self.row) - 1
+        while last >= 0 and not rows[last].strip():
+            last -= 1
+        self.start = self.row  # the line that ended this entry begins the next one
+        catalog = self.stable
+        key: str | tuple[str, str | None] = msgid if context is None else where
+        catalog.spans[(obsolete, key)] = (first, last, flags)
+        if header:
+            if comments:
+                catalog.header_comment = "\n".join(comments)
+            return
+        if comments or again:  # Babel's own list is an empty one, or a merge of the two
+            added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
+            if added is not None:
+                added.user_comments = comments
+        if foreign:
+            catalog.foreign[(obsolete, key)] = "\n".join(rows[first : last + 1])
             self._fits(msgid, forms, line)
 
     def _plural_count(self, header: str) -> None:
@@ -475,46 +515,6 @@ class _Parser(PoFileParser):
         for number in range(first, min(last, len(self.rows))):
             yield number + 1, self.rows[number]
 
-    def _keep(
-        self,
-        msgid: str,
-        context: str | None,
-        obsolete: bool,
-        comments: list[str],
-        flags: tuple[str, ...] = (),
-        again: bool = True,
-    ) -> bool:
-        """Put back what Babel changed of the entry just added: its comment lines, or the
-        header comment; note where the entry is (see StableCatalog.raw_entry); and, for
-        another tool's entry, note its text (then True). ``again``: an entry of the same
-        msgctxt and msgid came before (Babel merged the two)."""
-        catalog = self.stable
-        key: str | tuple[str, str] = msgid if context is None else (msgid, context)
-        first = self.start if self.start is not None else 0
-        rows = self.rows
-        last = (len(rows) if self.row is None else self.row) - 1
-        while last >= 0 and not rows[last].strip():
-            last -= 1  # back over the blank lines after the entry
-        self.start = self.row  # the line that ended this entry begins the next one
-        catalog.spans[(obsolete, key)] = (first, last, flags)
-        if not msgid and context is None and not obsolete:
-            if comments:
-                catalog.header_comment = "\n".join(comments)
-            return False
-        if comments or again:  # Babel's own list is an empty one, or a merge of the two
-            added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
-            if added is not None:
-                added.user_comments = comments
-        if (
-            msgid
-            and self.domain is not None
-            and context not in self.owned
-            and not owns(self.domain, context, self.names)
-        ):
-            catalog.foreign[(obsolete, key)] = "\n".join(rows[first : last + 1])
-            return True
-        return False
-
     def _fits(self, msgid: str, forms: int, line: int) -> None:
         """Report another tool's plural entry with more forms than errorbook's rule for the
         language: errorbook writes its own Plural-Forms into the file it keeps, and the entry,
@@ -529,16 +529,11 @@ class _Parser(PoFileParser):
                 f"keep {self.forms} forms, or move the entry to a catalog errorbook does not keep",
             )
 
-    def _note(self, msgid: str, context: str | None, obsolete: bool, line: int) -> bool:
-        """Remember the line of each entry, and report a duplicate entry (then True: an
-        entry of the same msgctxt and msgid came before, active or obsolete)."""
-        where = (msgid, context)
-        earliest = self.lines.get(where)
-        if earliest is None:  # the first: the case of nearly every entry
-            self.lines[where] = line
-            if obsolete:
-                self.obsolete_first.add(where)
-            return False
+    def _again(self, where: tuple[str, str | None], obsolete: bool, line: int) -> None:
+        """Report an entry of a msgctxt and msgid read before, active or obsolete, as a
+        duplicate (the header's repeats are Babel's to merge, and not reported)."""
+        msgid, context = where
+        earliest = self.lines[where]
         # The first line in this entry's state, else the earliest: the first entry's state
         # has the earliest line, the other state's first line is noted below.
         first = earliest
@@ -555,7 +550,6 @@ class _Parser(PoFileParser):
                 f"a duplicate (first at line {first})",
                 "remove one of the two entries",
             )
-        return True
 
 
 def _previous(message: Message) -> None:
