@@ -31,7 +31,8 @@ What the rest of this module guards against, and why:
 - A file that is also an input (a translator's PO file) may be saved by an editor while a
   run works on what it read. Just before such a file is replaced, its bytes are compared with
   the bytes the run read; if they differ it is left as it is and the run stops, asking for
-  another run.
+  another run. Whether it is to be replaced at all is told without reading it while it is
+  the very file the run read (its inode, size and mtime, see :func:`_as_read`).
 - Temporary files are named ``.<name>.errorbook-<random>.tmp``; a run sweeps only names of
   that shape, so other tools' ``.*.tmp`` files are never touched.
 - A large output can be made in a worker process and written there to a staged file next to
@@ -332,12 +333,17 @@ def _compare(
     layout: Layout,
     previous: Mapping[str, int] | None,
     same: Collection[str] = (),
+    read: Mapping[str, Output | None] | None = None,
 ) -> list[FileStatus]:
     refuse_links(root, files, layout.folders)
     result = []
     for name in sorted(files):
         if name in same:  # on disk as it is to be, by its stat and hash (see write)
             result.append(FileStatus(name, "unchanged"))
+            continue
+        told = _as_read(root, name, files[name], read.get(name)) if read else None
+        if told is not None:
+            result.append(FileStatus(name, told))
             continue
         current = _current(root, name, layout.limit)
         if current is None:
@@ -349,6 +355,26 @@ def _compare(
     if previous is not None:
         result += _orphans(root, files, layout, previous)
     return sorted(result, key=lambda s: s.path)
+
+
+def _as_read(root: Path, name: str, data: Output, was: Output | None) -> str | None:
+    """The status of an output that is also an input (a PO file), told by the identity of
+    the file on disk alone: when it is still the file a worker read in this run (its inode,
+    size and mtime, see ``inputs.read_seen``), it holds what was read, and the output is
+    ``unchanged`` if it is those bytes, else ``stale``. None where the identity does not
+    tell: the caller reads the file. Reading and hashing every PO file again here was most
+    of the time of writing a run's outputs. A stale file is still read and compared right
+    before it is replaced (``_still_as_read``), so an edit made since is never lost."""
+    seen = was.seen if isinstance(was, Stored) else None
+    if seen is None or was is None:
+        return None
+    try:
+        info = os.lstat(root / name)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or (info.st_ino, info.st_size, info.st_mtime_ns) != seen:
+        return None
+    return "unchanged" if sha256_of(data) == was.sha256 else "stale"
 
 
 def _orphans(
@@ -756,7 +782,7 @@ def _write(
     same: Collection[str] = (),
 ) -> list[FileStatus]:
     listed = previous(root, layout.limit)  # read even when unused: a broken one is said
-    statuses = _compare(root, files, layout, listed if every else None, same)
+    statuses = _compare(root, files, layout, listed if every else None, same, read)
     refused = foreign(root, statuses)
     if refused:
         raise OutputError(in_the_way(refused))
