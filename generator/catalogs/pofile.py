@@ -463,7 +463,7 @@ class _Parser(PoFileParser):
             last -= 1
         self.start = self.row  # the line that ended this entry begins the next one
         catalog = self.stable
-        key: str | tuple[str, str | None] = msgid if context is None else where
+        key: str | tuple[str, str] = msgid if context is None else (msgid, context)
         catalog.spans[(obsolete, key)] = (first, last, flags)
         if header:
             if comments:

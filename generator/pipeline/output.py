@@ -357,7 +357,7 @@ def _compare(
     return sorted(result, key=lambda s: s.path)
 
 
-def _as_read(root: Path, name: str, data: Output, was: Output | None) -> str | None:
+def _as_read(root: Path, name: str, data: Output, was: Output | None) -> Status | None:
     """The status of an output that is also an input (a PO file), told by the identity of
     the file on disk alone: when it is still the file a worker read in this run (its inode,
     size and mtime, see ``inputs.read_seen``), it holds what was read, and the output is
@@ -365,9 +365,9 @@ def _as_read(root: Path, name: str, data: Output, was: Output | None) -> str | N
     tell: the caller reads the file. Reading and hashing every PO file again here was most
     of the time of writing a run's outputs. A stale file is still read and compared right
     before it is replaced (``_still_as_read``), so an edit made since is never lost."""
-    seen = was.seen if isinstance(was, Stored) else None
-    if seen is None or was is None:
+    if not isinstance(was, Stored) or was.seen is None:
         return None
+    seen = was.seen
     try:
         info = os.lstat(root / name)
     except OSError:
