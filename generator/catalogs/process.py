@@ -15,6 +15,7 @@ import os
 import stat
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from .. import inputs
 from ..diagnostics import Diagnostic, Diagnostics, Mark
@@ -106,7 +107,7 @@ class CatalogRun:
     counts: dict[tuple[str, str], Counts] = field(default_factory=dict)  # as written
     cache: CatalogCache = field(default_factory=CatalogCache)  # what the next run may reuse
     same: list[str] = field(default_factory=list)  # PO files that stay as they are
-    hashes: dict[str, str] = field(default_factory=dict)  # PO and MO files made: SHA-256
+    hashes: dict[str, str] = field(default_factory=dict)  # outputs made, by path: SHA-256
     # PO files a worker read (see inputs.Later): what it read (None: there was none), and
     # those its stamp entry vouches for, as the stamp has them.
     read: dict[str, Stored | None] = field(default_factory=dict)
@@ -381,12 +382,19 @@ def _task(
     template: Callable[[str], bytes],
     task: Task,
 ) -> object:
-    """One forked task of :func:`process` (see :data:`Task`)."""
+    """One forked task of :func:`process` (see :data:`Task`). A template, or the files a
+    task of the caller's makes (a mapping of paths to bytes), come back with their hashes,
+    by path: the writer and the stamp need them, and here they are made on every core
+    instead of in the one process that writes."""
     kind, name = task
     if kind == TEMPLATE:
-        return template(name)
+        assert _JOB is not None
+        text = template(name)
+        return text, {pot_path(_JOB.locales_dir, _JOB.names[name]): sha256(text)}
     if kind == ALONGSIDE:
-        return alongside[name]()
+        made = alongside[name]()
+        files = made.items() if isinstance(made, Mapping) else ()
+        return made, {path: sha256(data) for path, data in files if isinstance(data, bytes)}
     return _locale(name)
 
 
@@ -677,6 +685,7 @@ def process(
     global _JOB
     beside: Mapping[str, Callable[[], object]] = {}  # the tasks run in the pool
     aside: dict[str, object] = {}  # what they returned
+    made_hashes: dict[str, str] = {}  # the hashes of the files the pool's other tasks made
     locales = list(registry.meta.locales)
     size = sum(
         data.size if isinstance(data, inputs.Later) else len(data) for data in existing.values()
@@ -768,12 +777,15 @@ def process(
             ]
             answers = forks.map_forked(functools.partial(_task, beside, make), tasks, count)
             for (kind, name), answer in zip(tasks, answers, strict=True):
+                if kind == LOCALE:
+                    done[name] = cast(CatalogRun, answer)
+                    continue
+                value, hashed = cast(tuple[object, dict[str, str]], answer)
+                made_hashes.update(hashed)
                 if kind == TEMPLATE:
-                    texts[name] = answer  # type: ignore[assignment]
-                elif kind == ALONGSIDE:
-                    aside[name] = answer
+                    texts[name] = cast(bytes, value)
                 else:
-                    done[name] = answer  # type: ignore[assignment]
+                    aside[name] = value
             parts = [done[locale] for locale in locales]
         else:
             parts = [_locale(locale) for locale in locales]
@@ -781,6 +793,7 @@ def process(
         _JOB = None
     texts = {domain: texts[domain] for domain in DOMAINS}  # in the domains' order, as before
     run = CatalogRun()
+    run.hashes.update(made_hashes)
     for name, task in (alongside or {}).items():
         run.alongside[name] = aside[name] if name in beside else task()
     for domain, text in texts.items():

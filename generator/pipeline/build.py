@@ -236,10 +236,17 @@ class Made:
         self.vouched.update(settled)
         return files
 
-    def record(self, producer: str, files: Mapping[str, output.Output]) -> None:
-        """Note what ``producer`` made, for the next run (not without a known registry)."""
+    def record(
+        self, producer: str, files: Mapping[str, output.Output], known: dict[str, str]
+    ) -> None:
+        """Note what ``producer`` made, for the next run (not without a known registry).
+        ``known`` holds the hashes of outputs made so far, by path (a worker's); those of
+        ``files`` are added to it, for the writer and the stamp, so that each is made once."""
+        for path, data in files.items():
+            if path not in known:
+                known[path] = output.sha256_of(data)
         if self.base and self.config.templates is None:
-            hashes = {path: output.sha256_of(data) for path, data in sorted(files.items())}
+            hashes = {path: known[path] for path in sorted(files)}
             self.records[producer] = (self.keys[producer], hashes)
 
 
@@ -470,7 +477,7 @@ def _emit(
     """Every output but the catalogs, added to what the pass over the catalogs made; ``alone``
     holds the outputs made from the registry alone, by producer."""
     pot = {p: d for p, d in catalog_run.files.items() if p.endswith(".pot")}
-    same.record("templates", pot)
+    same.record("templates", pot, catalog_run.hashes)
     if catalog_run.unreadable.has_errors:
         raise InvalidInput(catalog_run.unreadable)
     merged = catalog_run.merged
@@ -482,7 +489,7 @@ def _emit(
         merge(files, owners, made, PRODUCERS[producer], where)
 
     for producer in REGISTRY_ALONE:
-        same.record(producer, alone[producer])
+        same.record(producer, alone[producer], catalog_run.hashes)
         add(alone[producer], producer)
     add(catalog_run.files, "catalogs")
     messages = {locale: c for (locale, d), c in merged.items() if d == "messages"}

@@ -10,7 +10,7 @@ name them), and anchors, aliases and custom tags are refused before anything is 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -280,6 +280,26 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
     This loop runs once per event, about fifty thousand times for a registry of a thousand
     codes, before anything else can start: it dispatches on the event's exact class and
     attaches each node to the collection it is in without a call per event."""
+    parser = _Parser(text)
+    try:
+        return _compose_events(parser, path, found)
+    finally:
+        parser.dispose()
+
+
+def _compose_events(parser: Any, path: str, found: Diagnostics) -> Node | None:
+    """:func:`_compose`'s loop over ``parser``'s events. They are taken from the parser
+    with ``iter(get_event, None)``, a loop in C (it gives None after the last), rather than
+    through ``yaml.parse``, a generator that calls two of the parser's methods per event.
+    The event classes and the node makers are local names, looked up once, not per event."""
+    scalar_event, mapping_start, sequence_start = (
+        yaml.ScalarEvent,
+        yaml.MappingStartEvent,
+        yaml.SequenceStartEvent,
+    )
+    mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+    make_mark, make_scalar, mapping_node = Mark, Scalar, Mapping
+    resolved_any, resolved_first = _RESOLVED_ANY, _RESOLVED_FIRST
     stack: list[Node] = []  # the open collections, innermost last
     keys: list[Scalar | None] = []  # for each, the key read and not yet given a value
     root: Node | None = None
@@ -287,16 +307,11 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
     in_mapping = False  # parent is a Mapping
     documents = 0
     plain = _plain_tag
-    events: Iterator[Any] = yaml.parse(text, Loader=_Parser)  # dispatched on exact classes
-    for event in events:
+    for event in iter(parser.get_event, None):  # dispatched on exact classes
         kind = type(event)
-        if (
-            kind is yaml.ScalarEvent
-            or kind is yaml.MappingStartEvent
-            or kind is yaml.SequenceStartEvent
-        ):
+        if kind is scalar_event or kind is mapping_start or kind is sequence_start:
             start = event.start_mark
-            mark = Mark(path, start.line + 1, start.column + 1)
+            mark = make_mark(path, start.line + 1, start.column + 1)
             if event.anchor is not None:
                 found.error(
                     "E-YAML-ANCHOR",
@@ -306,14 +321,19 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
                 )
                 return root
             node: Node
-            if kind is yaml.ScalarEvent:
+            if kind is scalar_event:
                 value, tag, style, end = event.value, event.tag, event.style, event.end_mark
                 if tag is None or tag == "!":
-                    tag = plain(value) if event.implicit[0] else "str"
+                    if not event.implicit[0]:
+                        tag = "str"
+                    elif value and not resolved_any and value[0] not in resolved_first:
+                        tag = "str"  # what plain() answers for it, without the call
+                    else:
+                        tag = plain(value)
                 else:
                     tag = _explicit_tag(event, mark, found)
                 span = end.column - start.column if end.line == start.line else -1
-                node = Scalar(
+                node = make_scalar(
                     mark,
                     value,
                     tag,
@@ -332,7 +352,7 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
                         "a registry needs only a few levels; check the indentation",
                     )
                     return root
-                node = Mapping(mark) if kind is yaml.MappingStartEvent else Sequence(mark)
+                node = mapping_node(mark) if kind is mapping_start else Sequence(mark)
                 opened = True
             if parent is None:
                 root = node
@@ -354,12 +374,12 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
             if opened:
                 stack.append(node)
                 keys.append(None)
-                parent, in_mapping = node, kind is yaml.MappingStartEvent
-        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                parent, in_mapping = node, kind is mapping_start
+        elif kind is mapping_end or kind is sequence_end:
             stack.pop()
             keys.pop()
             parent = stack[-1] if stack else None
-            in_mapping = type(parent) is Mapping
+            in_mapping = type(parent) is mapping_node
         elif kind is yaml.DocumentStartEvent:
             documents += 1
             if documents > 1:
