@@ -36,7 +36,7 @@ from .. import __version__
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
     from ..config import Config
@@ -259,14 +259,15 @@ def record(
     ``findings`` is what ``errorbook check`` reports on the tree the run leaves (see
     :func:`proven`), or None when the run cannot tell.
     """
-    read = {os.path.realpath(path): data for path, data in (used or {}).items()}
+    realpath = _RealPaths()
+    read = {realpath(path): data for path, data in (used or {}).items()}
     root = str(config.root)
     kept: dict[str, Entry] = {
-        os.path.realpath(os.path.join(root, name)): entry
+        realpath(os.path.join(root, name)): entry
         for name, entry in (steady or {}).items()
         if (known or {}).get(name) == entry[2]
     }
-    hashes = {os.path.realpath(os.path.join(root, n)): h for n, h in (known or {}).items()}
+    hashes = {realpath(os.path.join(root, n)): h for n, h in (known or {}).items()}
     fixed = _fixed(config)
     scanned = scans(config)
     data: dict[str, object] = {
@@ -279,11 +280,11 @@ def record(
         "fixed": fixed,
         "scans": scanned,
         "inputs": {
-            path: kept.get(os.path.realpath(path)) or _input_entry(path, read, hashes)
+            path: kept.get(realpath(path)) or _input_entry(path, read, hashes, realpath)
             for path in _inputs(fixed, scanned)
         },
         "outputs": {
-            name: kept.get(os.path.realpath(os.path.join(root, name)))
+            name: kept.get(realpath(os.path.join(root, name)))
             or _entry_of(os.path.join(root, name), data, (known or {}).get(name))
             for name, data in outputs.items()
         },
@@ -324,12 +325,36 @@ def libraries() -> dict[str, object]:
     return found
 
 
-def _input_entry(path: str, read: Mapping[str, Output], hashes: Mapping[str, str]) -> Entry | None:
+def _input_entry(
+    path: str,
+    read: Mapping[str, Output],
+    hashes: Mapping[str, str],
+    realpath: Callable[[str], str] = os.path.realpath,
+) -> Entry | None:
     """An input's entry: from the bytes the run read when it read them, else from disk.
     ``hashes`` has some of those bytes' hashes (by real path)."""
-    real = os.path.realpath(path)
+    real = realpath(path)
     data = read.get(real)
     return _entry(path, None) if data is None else _entry_of(path, data, hashes.get(real))
+
+
+class _RealPaths:
+    """``os.path.realpath``, with each folder's real path found once: the stamp names a few
+    hundred files in a handful of folders, and realpath looks at every component of every
+    path it is given. A file's own name is still looked at (it may be a link)."""
+
+    def __init__(self) -> None:
+        self.folders: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        folder, name = os.path.split(path)
+        if not folder or name in ("", ".", ".."):
+            return os.path.realpath(path)
+        real = self.folders.get(folder)
+        if real is None:
+            real = self.folders[folder] = os.path.realpath(folder)
+        joined = os.path.join(real, name)
+        return os.path.realpath(joined) if os.path.islink(joined) else joined
 
 
 def _dump(data: dict[str, object]) -> bytes:

@@ -297,3 +297,39 @@ def test_after_a_run_that_made_a_po_file_check_compares(
     assert json.loads(seal.unseal((root / stamp.STAMP).read_bytes()) or b"null")["check"] is None
     result, built = checks.same(root)
     assert result.code == 0 and built
+
+
+def test_the_stamps_real_paths_are_os_realpaths(tmp_path: Path) -> None:
+    """The stamp finds each folder's real path once (stamp._RealPaths): every path it is
+    given must come out as os.path.realpath gives it, through links to files and folders,
+    '..', missing files and relative paths."""
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "sub" / "file.po").write_text("x", "utf-8")
+    (tmp_path / "linked").symlink_to(real, target_is_directory=True)
+    (real / "sub" / "alias.po").symlink_to(real / "sub" / "file.po")
+    (real / "sub" / "up").symlink_to("..", target_is_directory=True)
+    (real / "sub" / "loop").symlink_to("loop")
+    paths = [
+        str(tmp_path / "linked" / "sub" / "file.po"),
+        str(tmp_path / "linked" / "sub" / "alias.po"),
+        str(tmp_path / "linked" / "sub" / "up" / "sub" / "file.po"),
+        str(tmp_path / "real" / "sub" / ".." / "sub" / "file.po"),
+        str(tmp_path / "real" / "sub" / "missing.po"),
+        str(tmp_path / "missing" / "sub" / "file.po"),
+        str(tmp_path / "real" / "sub" / "loop"),
+        str(tmp_path / "real" / "sub" / "."),
+        str(tmp_path / "real" / "sub" / ".."),
+        str(tmp_path / "real" / "sub") + "/",
+        "file.po",
+        "linked/sub/alias.po",
+        "/",
+    ]
+    realpath = stamp._RealPaths()
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for path in paths + paths:  # the second time from the folders found
+            assert realpath(path) == os.path.realpath(path), path
+    finally:
+        os.chdir(cwd)
