@@ -96,7 +96,7 @@ class Fields:
                     "keep one of the two",
                 )
                 continue
-            if key.value not in schema.names:
+            if key.value not in schema.known:
                 meant = closest(key.value, schema.names) or ""
                 self.misspelt_nodes.setdefault(meant, []).append(value)
                 found.error(
@@ -130,7 +130,7 @@ class Fields:
         return node.mark if node is not None else self.anchor
 
     def node(self, name: str) -> Node | None:
-        assert name in self.schema.names, name
+        assert name in self.schema.known, name
         return self.nodes.get(name)
 
     def _scalar(self, name: str, tag: str, expected: str, hint: str = "") -> Scalar | None:

@@ -34,9 +34,14 @@ class ObjectSchema:
     def field(self, name: str) -> Field:
         return self._by_name[name]
 
-    @cached_property  # asked for every key of every mapping the reader reads
+    @cached_property
     def names(self) -> tuple[str, ...]:
         return tuple(f.name for f in self.fields)
+
+    @cached_property  # asked for every key of every mapping the reader reads
+    def known(self) -> frozenset[str]:
+        """:attr:`names` as a set: a key is looked up in it, not compared with each name."""
+        return frozenset(self.names)
 
     @cached_property
     def _by_name(self) -> dict[str, Field]:
