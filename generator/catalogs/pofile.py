@@ -610,6 +610,8 @@ def read(
     will not read the file again (a catalog worker forked for one locale): a catalog takes
     ten times or more the memory of its file, and the cache would hold it to the end."""
     global _read_cache_bytes
+    if not remember and not _READ_CACHE:
+        return _read(data, path, locale, domain, names)  # nothing to look up: no hash to make
     key = (hashlib.sha256(data).digest(), path, locale, domain, names)
     cached = _READ_CACHE.get(key)
     if cached is None:
