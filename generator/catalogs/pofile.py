@@ -205,6 +205,15 @@ _WELL_FORMED = re.compile(
 _HEADER = 'msgid ""\nmsgstr'
 
 
+def well_formed(data: bytes) -> bool:
+    """True when the bytes of a PO file are UTF-8 text that the line lint finds nothing in
+    (by its shortcut): what :func:`read` may then be told (``linted``)."""
+    try:
+        return _well_formed(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return False
+
+
 def _well_formed(text: str) -> bool:
     """True when the line-by-line lint would find nothing (a shortcut, in C). A file has at
     most one header entry: a line ``msgid ""`` followed by ``msgstr`` (counted with
@@ -601,8 +610,11 @@ def read(
     domain: str | None = None,
     names: frozenset[str] = frozenset(),
     remember: bool = True,
+    linted: bool = False,
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     """Parse a PO file strictly. Returns the catalog, each entry's line, and the problems.
+    ``linted``: these bytes are known to be well formed (see :func:`well_formed`), and the
+    line lint is not run again.
 
     The same bytes are parsed once while they fit in the cache: ``mkdocs serve`` regenerates
     on every edit, and most PO files have not changed. Callers must not change the catalog
@@ -611,11 +623,11 @@ def read(
     ten times or more the memory of its file, and the cache would hold it to the end."""
     global _read_cache_bytes
     if not remember and not _READ_CACHE:
-        return _read(data, path, locale, domain, names)  # nothing to look up: no hash to make
+        return _read(data, path, locale, domain, names, linted)  # no hash to make
     key = (hashlib.sha256(data).digest(), path, locale, domain, names)
     cached = _READ_CACHE.get(key)
     if cached is None:
-        cached = _read(data, path, locale, domain, names)
+        cached = _read(data, path, locale, domain, names, linted)
         if remember and len(data) <= _READ_CACHE_LIMIT:
             if _read_cache_bytes + len(data) > _READ_CACHE_LIMIT:
                 _READ_CACHE.clear()
@@ -626,7 +638,12 @@ def read(
 
 
 def _read(
-    data: bytes, path: str, locale: str | None, domain: str | None, names: frozenset[str]
+    data: bytes,
+    path: str,
+    locale: str | None,
+    domain: str | None,
+    names: frozenset[str],
+    linted: bool = False,
 ) -> tuple[StableCatalog, dict[tuple[str, str | None], int], Diagnostics]:
     found = Diagnostics()
     catalog = StableCatalog(locale=locale, domain=domain, fuzzy=False)
@@ -664,7 +681,8 @@ def _read(
         found.extend(_breaks_in_comments(text, path))
         if found.has_errors:
             return catalog, {}, found
-    found.extend(lint(text, path))
+    if not linted:
+        found.extend(lint(text, path))
     head = text[: text.find("\n\n")] if "\n\n" in text else text[:4096]
     charset = _CHARSET.search(head)
     if charset is not None and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):

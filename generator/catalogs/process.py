@@ -15,6 +15,7 @@ import os
 import stat
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import cast
 
 from .. import inputs
@@ -262,7 +263,8 @@ def _domain(job: Job, run: CatalogRun, locale: str, domain: str) -> None:
     if data is not None and not reuse:
         salt = verdicts_salt(locale, domain, path)
         verdicts = checks.Verdicts(salt, job.previous.known(path, salt))
-        read = _review(data, path, locale, domain, job, memo, verdicts)
+        linted = po_sha is not None and po_sha in _LINTED
+        read = _review(data, path, locale, domain, job, memo, verdicts, linted)
         if isinstance(read, Diagnostics):
             run.unreadable.extend(read)
             return
@@ -449,12 +451,13 @@ def _review(
     job: Job,
     memo: checks.Memo,
     verdicts: checks.Verdicts,
+    linted: bool = False,
 ) -> tuple[catalog.StableCatalog, Diagnostics, Counts] | Diagnostics:
     """A PO file as read, and the problems and counts of its checks; or why it does not
     parse. (A function of its own, so that the entries' line table is freed as soon as the
-    checks are done.)"""
+    checks are done.) ``linted``: see :func:`lint_ahead`."""
     parsed, lines, problems = pofile.read(
-        data, path, locale, domain, job.code_names, remember=not job.forked
+        data, path, locale, domain, job.code_names, remember=not job.forked, linted=linted
     )
     if problems.has_errors:
         return problems
@@ -476,6 +479,48 @@ def _review(
         contexts=job.counts,
     )
     return parsed, found, tally
+
+
+#: The SHA-256 (hex) of PO files found well formed ahead of the run (see :func:`lint_ahead`).
+_LINTED: set[str] = set()
+
+
+def lint_ahead(folder: Path, limit: int | None, done: Callable[[], bool]) -> None:
+    """Lint the PO files in the locales ``folder`` (``<locale>/LC_MESSAGES/*.po``), largest
+    first, until ``done()``; note the hash of each that is well formed (see
+    :func:`pofile.well_formed`), so that the worker that reads the same bytes later does
+    not lint them again.
+
+    For a process that waits: ``generate`` waits here while another process validates the
+    registry, and the catalogs' workers, forked from it after, find the hashes. Nothing is
+    kept but the hashes: each file is read, linted and let go. A file that cannot be read
+    (a link, a FIFO, too large, gone) is left for its worker, which says why."""
+    _LINTED.clear()
+    found: list[tuple[int, str]] = []
+    for locale in _listing(str(folder)):
+        if locale.is_dir(follow_symlinks=False):
+            for entry in _listing(os.path.join(locale.path, "LC_MESSAGES")):
+                with contextlib.suppress(OSError):
+                    if entry.name.endswith(".po") and entry.is_file(follow_symlinks=False):
+                        found.append((-entry.stat(follow_symlinks=False).st_size, entry.path))
+    for _, path in sorted(found):
+        if done():
+            return
+        try:
+            data = inputs.read(Path(path), limit=limit, follow=False)
+        except inputs.InputFileError:
+            continue
+        if data is not None and pofile.well_formed(data):
+            _LINTED.add(sha256(data))
+
+
+def _listing(folder: str) -> list[os.DirEntry[str]]:
+    """The entries of ``folder``; none where it cannot be listed."""
+    try:
+        with os.scandir(folder) as listing:
+            return list(listing)
+    except OSError:
+        return []
 
 
 def _vouched(entry: list[object] | None, seen: inputs.Seen | None) -> str | None:

@@ -663,8 +663,9 @@ def _regenerate(
 
     if started is None:
         started = loading.begin(config, use_cache)
-    elif started.running:
-        _prepare(config)  # while another process validates the registry
+    elif started.running:  # while another process validates the registry:
+        _prepare(config)
+        catalogs.lint_ahead(config.locales_dir, config.input_limit, started.ready)
     seen: list[bytes] = []
     fresh: list[str] = []
     registry = registry_for(config, seen.append, fresh.append, use_cache, started)

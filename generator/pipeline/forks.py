@@ -101,6 +101,10 @@ class Started(Generic[R]):
         self._process = process
         self._open = True
 
+    def ready(self) -> bool:
+        """True when :meth:`result` would not wait (the task has answered, or ended)."""
+        return not self._open or self._reader.poll()
+
     def result(self) -> R:
         """The task's result once it is done (its exception, raised here)."""
         if not self._open:

@@ -61,6 +61,11 @@ class Loading:
         """True while the validation runs in another process and has not been collected."""
         return self.started is not None
 
+    def ready(self) -> bool:
+        """True when :meth:`finish` would not wait: no validation runs elsewhere, or it has
+        sent its result."""
+        return self.started is None or self.started.ready()
+
     def finish(self) -> tuple[Registry, bool]:
         """The registry, and whether it was validated now (rather than taken from the cache);
         its diagnostics raised as :class:`~errorbook.diagnostics.InvalidInput`."""
