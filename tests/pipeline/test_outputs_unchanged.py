@@ -1,0 +1,69 @@
+"""Work on speed leaves every output as it was (issue 21's acceptance).
+
+A synthetic project (bench/synth.py: 400 codes in German, Polish, Arabic and Japanese, with a
+site, translated, then 5% of its messages reworded) is generated in full by the command a
+user runs, in a fresh process: the registry is validated in a process of its own, the PO
+files are linted ahead, the catalogs merged by forked workers (the PO files hold 3.9 MB,
+more than catalogs.process.PARALLEL_MIN_BYTES). Every file the run leaves, but its caches,
+must hash to what it hashed before issue 21's speed work (errorbook at c6f6df3).
+
+The outputs also depend on the libraries that make them (CLDR's data in Babel, Jinja2's
+rendering, PyYAML's reading), which pyproject.toml does not pin: the digest holds for the
+versions it was recorded with. A change meant to change the outputs records the new digest
+here, and says why in its commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import synth
+
+#: The digest of the outputs, by (Python, Babel, Jinja2, PyYAML) versions.
+RECORDED = {
+    ("3.11", "2.19.0", "3.1.6", "6.0.4"): (
+        "ddc9aaa2d134a868067fff43fcae93f2a68414a26dcef9311ca0543a76a0c18d"
+    ),
+}
+
+
+def _versions() -> tuple[str, ...]:
+    python = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    return (python, *(importlib.metadata.version(n) for n in ("babel", "jinja2", "pyyaml")))
+
+
+def outputs_digest(root: Path) -> str:
+    """SHA-256 over every file under ``root`` but the caches, by path, in path order."""
+    hashed = hashlib.sha256()
+    files = sorted(
+        path
+        for path in root.rglob("*")
+        if path.is_file() and not {".errorbook-cache", "__pycache__"} & set(path.parts)
+    )
+    for path in files:
+        name = path.relative_to(root).as_posix().encode("utf-8")
+        hashed.update(name + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return hashed.hexdigest()
+
+
+def test_a_full_generation_writes_what_it_wrote_before(tmp_path: Path) -> None:
+    recorded = RECORDED.get(_versions())
+    if recorded is None:
+        pytest.skip(f"the outputs' digest is recorded for {sorted(RECORDED)}, not {_versions()}")
+    root = tmp_path / "synth"
+    registry = synth.make(root, synth.Size.of(400, ("de", "pl", "ar", "ja")), site=True)
+    (root / "codes.yaml").write_text(synth.render(synth.reword(registry)), "utf-8")
+    shutil.rmtree(root / ".errorbook-cache")  # as in a fresh clone: nothing to reuse
+    assert sum(path.stat().st_size for path in synth.iter_po(root)) > 2_000_000
+    done = subprocess.run(
+        [*synth.errorbook_command(), "generate"], cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert outputs_digest(root) == recorded
