@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 import synth
+import yaml
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -741,6 +742,109 @@ def import_time(result: SizeResult, out_dir: Path, package: str) -> None:
                 selves.append(int(parts[1]) / 1e6)
     result.import_self = statistics.median(selves) if selves else None
     log(f"  import {package}: {seconds(result.import_net)} net")
+
+
+#: The example registry of another project, measured beside the synthetic sizes.
+EXAMPLE = ROOT / "examples" / "postgresql"
+#: The one code whose message the edit step rewords, and how.
+EXAMPLE_EDIT = ('message: "division_by_zero"', 'message: "division_by_zero (reworded)"')
+
+
+@dataclass
+class ExampleResult:
+    """A real registry, with its site, as its repository holds it (see bench_example)."""
+
+    name: str
+    codes: int = 0
+    locales: int = 0
+    files: int = 0
+    full: Step = field(default_factory=lambda: Step("full"))
+    noop: Step = field(default_factory=lambda: Step("no-op"))
+    check: Step = field(default_factory=lambda: Step("check"))
+    edit: Step = field(default_factory=lambda: Step("one message reworded"))
+    import_net: float | None = None
+
+
+def bench_example(scratch: Path, timeout: float) -> ExampleResult | None:
+    """errorbook on the example registry in examples/ (None where it is missing): its first
+    run in a fresh clone (no cache; every output is there and up to date, so nothing is
+    written), then no-op, check, one message reworded, and the import of its package."""
+    registry = EXAMPLE / "codes.yaml"
+    if not registry.is_file():
+        return None
+    result = ExampleResult(EXAMPLE.relative_to(ROOT).as_posix())
+    data = yaml.safe_load(registry.read_text("utf-8"))
+    result.codes = len(data["codes"])
+    result.locales = len(data["registry"].get("locales") or [])
+    base, work = scratch / "example" / "base", scratch / "example" / "work"
+    skip = shutil.ignore_patterns("__pycache__", ".errorbook-cache", ".mypy_cache")
+    shutil.copytree(EXAMPLE, base, symlinks=True, ignore=skip)
+    result.files = len((base / ".errorbook-files").read_text("utf-8").splitlines()) - 1
+    log(f"example registry {result.name}: {result.codes} codes, {result.files} outputs")
+
+    def full() -> Child:
+        copy_tree(base, work, cache=False)
+        return run_child(errorbook("generate"), work, timeout)
+
+    measure(result.full, full, limit=3)
+    log(f"  first generation in a fresh clone: {result.full.show()}")
+    if result.full.value is None:
+        return result
+    measure(result.noop, lambda: run_child(errorbook("generate"), work, timeout), runs=7)
+    measure(result.check, lambda: run_child(errorbook("check"), work, timeout), runs=5)
+    text = (work / "codes.yaml").read_text("utf-8")
+    old, new = EXAMPLE_EDIT
+    turns = iter(range(1000))
+
+    def edit() -> Child:
+        edited = text.replace(old, new) if next(turns) % 2 == 0 else text
+        (work / "codes.yaml").write_text(edited, "utf-8")
+        os.sync()
+        return run_child(errorbook("generate"), work, timeout)
+
+    if old in text:
+        measure(result.edit, edit, runs=5)
+    else:
+        result.edit.notes.append(f"not measured: {old!r} is not in the registry")
+    log(f"  no-op {result.noop.show()}, check {result.check.show()}, edit {result.edit.show()}")
+    package = str(data["registry"]["package"])
+    env = dict(os.environ, PYTHONPATH=str(work))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    python = sys.executable
+    result.import_net = _wall_net(
+        [python, "-c", "pass"], [python, "-c", f"import {package}"], work, env
+    )
+    return result
+
+
+def example_tables(result: ExampleResult) -> list[str]:
+    """The page's section on the example registry."""
+    where = "no target locale" if not result.locales else f"{result.locales} target locales"
+    rows = [
+        ["errorbook generate, first run in a fresh clone (no cache)", result.full.show()],
+        ["errorbook generate, no-op", result.noop.show()],
+        ["errorbook check", result.check.show()],
+        ["errorbook generate, one message reworded", result.edit.show()],
+        [
+            "import of the generated package (byte code cached)",
+            seconds(result.import_net) if result.import_net is not None else "n/a",
+        ],
+    ]
+    notes = [note for step in (result.full, result.edit) for note in step.notes]
+    return [
+        f"## A real registry: `{result.name}`",
+        "",
+        f"PostgreSQL's SQLSTATE codes as an errorbook registry ({result.codes} codes, {where}), "
+        f"with its site's pages: {result.files} outputs, as its folder in this repository "
+        "holds them. The first run copies the folder without its caches, as a fresh clone "
+        "has it: every output is there and up to date, so the run validates the registry, "
+        "renders every output and writes none. The edit changes one code's message "
+        f"({EXAMPLE_EDIT[0].split(': ')[1]}) and back, in turns, with the cache of the "
+        "runs before it.",
+        "",
+        *table(["", result.name], rows),
+        *(["", *notes] if notes else []),
+    ]
 
 
 def bench_size(size: synth.Size, scratch: Path, timeout: float) -> SizeResult:
@@ -1479,6 +1583,7 @@ def report(
     info: Machine,
     argv: Sequence[str],
     docs: Sequence[DocsResult] = (),
+    example: ExampleResult | None = None,
 ) -> str:
     sizes = ", ".join(label(r.size) for r in results)
     lines = [
@@ -1604,6 +1709,8 @@ def report(
             "of 9.",
             "",
         ]
+    if example is not None:
+        lines += [*example_tables(example), ""]
     for one in docs:
         lines += [*docs_tables(one), ""]
     return "\n".join(lines)
@@ -1681,6 +1788,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bare_imports(info, scratch)
         for size in sizes:
             results.append(bench_size(size, scratch, args.timeout))
+        example = bench_example(scratch, args.timeout) if sizes else None
         docs = [] if args.no_docs else [
             bench_docs(size, target, scratch, args.timeout) for size, target in docs_sizes
         ]  # fmt: skip
@@ -1700,7 +1808,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
         )
     else:
-        text = report(results, info, shown, docs)
+        text = report(results, info, shown, docs, example)
     print()
     print(text)
     if not args.no_page:
