@@ -27,7 +27,7 @@ import pytest
 from bench import synth
 
 #: The digest of the outputs, by (Python, Babel, Jinja2, PyYAML) versions.
-RECORDED = {
+RECORDED: dict[tuple[str, ...], str] = {
     ("3.11", "2.19.0", "3.1.6", "6.0.4"): (
         "ddc9aaa2d134a868067fff43fcae93f2a68414a26dcef9311ca0543a76a0c18d"
     ),
