@@ -289,9 +289,8 @@ def _compose(text: str, path: str, found: Diagnostics) -> Node | None:
 
 def _compose_events(parser: Any, path: str, found: Diagnostics) -> Node | None:
     """:func:`_compose`'s loop over ``parser``'s events. They are taken from the parser
-    with ``iter(get_event, None)``, a loop in C (it gives None after the last), rather than
-    through ``yaml.parse``, a generator that calls two of the parser's methods per event.
-    The event classes and the node makers are local names, looked up once, not per event."""
+    with ``iter(get_event, None)`` (it gives None after the last), and the event classes
+    and the node makers are local names, looked up once, not per event."""
     scalar_event, mapping_start, sequence_start = (
         yaml.ScalarEvent,
         yaml.MappingStartEvent,
@@ -299,7 +298,6 @@ def _compose_events(parser: Any, path: str, found: Diagnostics) -> Node | None:
     )
     mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
     make_mark, make_scalar, mapping_node = Mark, Scalar, Mapping
-    resolved_any, resolved_first = _RESOLVED_ANY, _RESOLVED_FIRST
     stack: list[Node] = []  # the open collections, innermost last
     keys: list[Scalar | None] = []  # for each, the key read and not yet given a value
     root: Node | None = None
@@ -324,12 +322,7 @@ def _compose_events(parser: Any, path: str, found: Diagnostics) -> Node | None:
             if kind is scalar_event:
                 value, tag, style, end = event.value, event.tag, event.style, event.end_mark
                 if tag is None or tag == "!":
-                    if not event.implicit[0]:
-                        tag = "str"
-                    elif value and not resolved_any and value[0] not in resolved_first:
-                        tag = "str"  # what plain() answers for it, without the call
-                    else:
-                        tag = plain(value)
+                    tag = plain(value) if event.implicit[0] else "str"
                 else:
                     tag = _explicit_tag(event, mark, found)
                 span = end.column - start.column if end.line == start.line else -1
