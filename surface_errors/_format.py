@@ -307,13 +307,15 @@ def isolated(text: str) -> str:
 
 
 #: A grouped field in the f-string of _code: a value that is not a whole number of four
-#: digits or more is formatted as it is, without a call; ``g`` writes the others.
-GROUPED_FIELD = "{{v if type(v := p['n{0}']) is not int or -1000 < v < 1000 else g(v)}}"
+#: digits or more is formatted as it is, without a call; ``g`` writes the others. (Two plain
+#: comparisons are a little cheaper than a chained one, which copies the value.)
+GROUPED_FIELD = "{{g(v) if type(v := p['n{0}']) is int and (v >= 1000 or v <= -1000) else v}}"
 #: A field of an isolating function (see join): its value written through ``i``.
 ISOLATED_FIELD = "{{i(format(p['n{0}'], ''))}}"
 #: A grouped field of an isolating function: a whole number needs no ``i``.
 ISOLATED_GROUPED_FIELD = (
-    "{{(v if -1000 < v < 1000 else g(v)) if type(v := p['n{0}']) is int else i(format(v, ''))}}"
+    "{{(g(v) if v >= 1000 or v <= -1000 else v) if type(v := p['n{0}']) is int "
+    "else i(format(v, ''))}}"
 )
 #: The code of the function that fills a template, per shape of template, each compiled
 #: once: a registry's messages have few shapes.

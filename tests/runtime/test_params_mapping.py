@@ -83,8 +83,55 @@ def test_every_function_taking_placeholders_as_keywords_takes_a_params_mapping()
     } <= names
     for name, function in functions:
         parameter = inspect.signature(function).parameters.get("params")
+        if name in FROM_KEYWORDS:
+            assert parameter is None and "``params``" in (function.__doc__ or ""), name
+            continue
         assert parameter is not None, name
         assert parameter.kind is parameter.KEYWORD_ONLY and parameter.default is None, name
+
+
+#: The functions on the fast path of a lookup, which take ``params`` out of their keywords
+#: rather than declare it (see i18n.message): it is the mapping all the same.
+FROM_KEYWORDS = ("i18n.message", "i18n.Translator.message")
+
+
+@pytest.fixture(scope="module")
+def one_param(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """A package whose one code has a single placeholder, named ``params``."""
+    folder = tmp_path_factory.mktemp("one_param")
+    text = MINIMAL.replace("package: demo_errors", "package: one_param_errors").replace(
+        "    message: The door is closed.\n",
+        "    message: The door says {params}.\n"
+        "    placeholders:\n"
+        "      params: {description: The words., example: x}\n",
+    )
+    write_outputs(folder, load_registry_text(text, "demo.yaml"))
+    return load_module(folder / "one_param_errors", "one_param_errors")
+
+
+@pytest.mark.parametrize("name", FROM_KEYWORDS)
+def test_the_message_functions_read_params_as_the_others_declare_it(
+    odd: ModuleType, one_param: ModuleType, name: str
+) -> None:
+    """``params`` is the mapping whether or not a call has other keywords, whether the lookup
+    is the first (the checked path) or a later one (the fast path), and even for a code with
+    a single placeholder named ``params``, which a mistaken fast path would fill with the
+    mapping itself."""
+
+    def call(owner: ModuleType, code: str, **keywords: object) -> str:
+        if name == "i18n.message":
+            return str(owner.message(code, "de", **keywords))
+        return str(owner.i18n.translator("de").message(code, **keywords))
+
+    for _ in range(3):  # the first call compiles the message; the others take the fast path
+        assert call(one_param, "DOOR_CLOSED", params={"params": "hi"}) == "The door says hi."
+        assert call(odd, "DOOR_CLOSED", params=VALUES) == EXPECTED
+        assert call(se, "LLM_TIMEOUT", params=None, seconds=3) == call(se, "LLM_TIMEOUT", seconds=3)
+        assert call(se, "LLM_TIMEOUT", params={"seconds": 3}) == call(se, "LLM_TIMEOUT", seconds=3)
+    with pytest.raises(TypeError, match="DOOR_CLOSED: missing placeholder 'params'"):
+        call(one_param, "DOOR_CLOSED", params={})
+    with pytest.raises(TypeError, match="DOOR_CLOSED: params must be a mapping"):
+        call(one_param, "DOOR_CLOSED", params="hi")
 
 
 def _half(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
