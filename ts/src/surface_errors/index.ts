@@ -949,12 +949,19 @@ function sourceTemplate(info: CodeInfo, count: number | null): string {
 }
 
 /**
+ * Placeholder values by name, each a string or a number: what message() and failure() take.
+ * Any object type of such properties fits, an interface included, which a
+ * `Record<string, string | number>` would refuse (an interface has no index signature).
+ */
+export type Params<P> = { readonly [K in keyof P]: string | number };
+
+/**
  * The message for `code` in the best registered locale for `locale`, filled by name only.
  * A missing, partial or unsafe translation falls back to the source text; it never throws.
  * Missing or unexpected parameters throw a TypeError naming the code and the placeholder.
  */
-export function message(code: ErrorCode, locale?: string, params: Readonly<Record<string, string | number>> = {}): string {
-  return render(code, locale, params)[0];
+export function message<P extends Params<P>>(code: ErrorCode, locale?: string, params: P = {} as P): string {
+  return render(code, locale, params as Readonly<Record<string, string | number>>)[0];
 }
 
 /** The message and the registered locale whose words it is in (the source locale's when no
@@ -1055,9 +1062,10 @@ function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>):
  * The envelope for a code, in the shape its registry entry declares. Each placeholder value
  * must be of its declared type (a TypeError names the code and the placeholder otherwise).
  */
-export function failure(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
+export function failure<P extends Params<P>>(code: ErrorCode, given: P = {} as P, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
   const info = codeInfo(code);
-  params ??= {}; // null from a JavaScript caller: no parameters, as Python's params=None
+  // null from a JavaScript caller: no parameters, as Python's params=None
+  let params = (given ?? {}) as Readonly<Record<string, string | number>>;
   if (info.status === "retired") {
     throw new RangeError(`${code} is retired: it is kept for reading old envelopes, never emitted`);
   }
