@@ -211,17 +211,19 @@ class Translator:
         mapping (for names that cannot be keyword arguments, such as ``class``). Bad
         parameters raise TypeError naming them. ``params`` is read from ``keywords``, as
         :func:`message` reads it."""
+        if "params" in keywords:
+            params = keywords.pop("params")
+            if params is not None:
+                return self._message(code, merge_params(code_text(code), params, keywords))
         try:
             kept = self._fast.get(code)  # an ErrorCode hashes and compares as its value
         except TypeError:  # unhashable, so no code: _message says so
             kept = None
         if kept is not None:
             try:
-                return kept(keywords)  # never with "params" among them: see message()
+                return kept(keywords)
             except KeyError:
                 pass
-        if "params" in keywords:
-            keywords = merge_params(code_text(code), keywords.pop("params"), keywords)
         return self._message(code, keywords)
 
     def _message(self, code: ErrorCode | str, params: dict[str, object]) -> str:
@@ -234,10 +236,6 @@ class Translator:
             check_params(info, params)  # raises, naming the code and the placeholder
         number = count if isinstance(count, int) else None
         text, compiled = self._template(info, source, number)
-        if "params" in names:
-            # No fast path: it would take the keyword ``params`` for the placeholder's value,
-            # where it is the mapping, which only this path reads as one (see message()).
-            return compiled(params)
         if info.count is None:
             kept = _reading_all(text, info, compiled)
             if kept is not None:
@@ -328,12 +326,13 @@ def message(code: ErrorCode | str, locale: str | None = None, /, **keywords: obj
 
     ``params`` is one of the keywords, taken out of them here, rather than a keyword-only
     parameter of its own: the interpreter would then compare each keyword of every call with
-    it, a cost every call pays and few need. The fast path does not look for it either: a
-    function kept there fills its code's message only for parameters that are exactly the
-    code's placeholders (a KeyError otherwise), and no code with a placeholder named
-    ``params`` has one (see Translator._message), so a call with the mapping always misses
-    and takes the checked path. There the keyword ``params`` is always the mapping: a
-    placeholder named ``params`` travels inside it."""
+    it, a cost every call pays and few need. The keyword ``params`` is always the mapping, as
+    it would be then: a placeholder named ``params`` travels inside it."""
+    if "params" in keywords:
+        params = keywords.pop("params")
+        if params is not None:
+            keywords = merge_params(code_text(code), params, keywords)
+            return translator(locale)._message(code, keywords)
     # Translator.message, written out here: the call it saves is a fifth of the time a call
     # that hits takes. A KeyError is any miss: the locale, the code or the count not seen
     # yet, or other names than the code's.
@@ -345,6 +344,4 @@ def message(code: ErrorCode | str, locale: str | None = None, /, **keywords: obj
         if isinstance(code, str) and (locale is None or isinstance(locale, str)):
             raise
         # a code or a locale of another type: the slow path below says which
-    if "params" in keywords:
-        keywords = merge_params(code_text(code), keywords.pop("params"), keywords)
     return translator(locale)._message(code, keywords)

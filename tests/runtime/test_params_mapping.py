@@ -134,6 +134,50 @@ def test_the_message_functions_read_params_as_the_others_declare_it(
         call(one_param, "DOOR_CLOSED", params="hi")
 
 
+class _Counted:
+    """A value that counts how often it is formatted, and refuses to be once it is spoiled."""
+
+    def __init__(self) -> None:
+        self.times = 0
+        self.spoiled = False
+
+    def __format__(self, spec: str) -> str:
+        if self.spoiled:
+            raise ValueError("formatted")
+        self.times += 1
+        return "x"
+
+
+@pytest.mark.parametrize("name", FROM_KEYWORDS)
+def test_a_call_with_the_mapping_is_checked_before_any_value_is_formatted(name: str) -> None:
+    """The keywords of a call with ``params`` are as many as the code's placeholders when
+    the mapping holds one of them; the fast path, which formats values as it reads them,
+    must not see such a call: each value is formatted once, and a call that is wrong says
+    so before any value is formatted."""
+    translator = se.i18n.translator("de")
+
+    def call(**keywords: object) -> str:
+        if name == "i18n.message":
+            return str(se.message("ACTION_UNAVAILABLE", "de", **keywords))
+        return str(translator.message("ACTION_UNAVAILABLE", **keywords))
+
+    call(action="a", reason="r")  # the fast path is warm
+    value = _Counted()
+    assert call(params={"reason": "r"}, action=value) == call(action="x", reason="r")
+    assert value.times == 1
+    value.spoiled = True
+    with pytest.raises(TypeError, match="placeholder 'action' is given both"):
+        call(params={"action": "a"}, action=value)
+
+
+def test_params_none_is_no_mapping_and_the_locale_is_checked_first() -> None:
+    with pytest.raises(TypeError, match="locale"):
+        se.message("NO_SUCH_CODE", 5, params=None)  # type: ignore[arg-type]
+    assert se.message("LLM_TIMEOUT", "de", params=None, seconds=3) == se.message(
+        "LLM_TIMEOUT", "de", seconds=3
+    )
+
+
 def _half(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     names = sorted(params)
     first = {name: params[name] for name in names[::2]}
