@@ -23,6 +23,15 @@ test("an interface's values are placeholder values", () => {
   assert.equal(message("LLM_TIMEOUT", "en", record), message("LLM_TIMEOUT", "en", given));
 });
 
+test("a wrapper generic over its values' type passes them on", () => {
+  type Seconds = { seconds: number };
+  const wrapped = <T extends Seconds>(values: T, frozen: Readonly<T>): [string, string] => [
+    message("LLM_TIMEOUT", "en", values),
+    String(failure("LLM_TIMEOUT", { ...frozen }, { locale: "en" }).ok),
+  ];
+  assert.deepEqual(wrapped({ seconds: 30 }, { seconds: 30 }), [message("LLM_TIMEOUT", "en", { seconds: 30 }), "false"]);
+});
+
 test("the Params type names the values a code's placeholders take", () => {
   const values: Params<Timeout> = { seconds: 30 };
   assert.equal(message("LLM_TIMEOUT", "de", values), message("LLM_TIMEOUT", "de", { seconds: 30 }));
@@ -40,4 +49,16 @@ export function refused(): void {
   failure("LLM_TIMEOUT", { seconds: { value: 1 } });
   // @ts-expect-error nor a list of pairs
   message("LLM_TIMEOUT", "en", [["seconds", 1]]);
+  // @ts-expect-error nor a list of values
+  message("LLM_TIMEOUT", "en", ["30"]);
+  interface Maybe {
+    seconds?: number;
+  }
+  const maybe: Maybe = {};
+  // @ts-expect-error a value that may be missing
+  failure("LLM_TIMEOUT", maybe);
+  // @ts-expect-error nor may a Record's values be undefined
+  message("LLM_TIMEOUT", "en", {} as Record<string, number | undefined>);
+  // @ts-expect-error null is no object of values (a JavaScript caller's null is read as none)
+  message("LLM_TIMEOUT", "en", null);
 }

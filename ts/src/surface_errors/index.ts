@@ -949,17 +949,20 @@ function sourceTemplate(info: CodeInfo, count: number | null): string {
 }
 
 /**
- * Placeholder values by name, each a string or a number: what message() and failure() take.
- * Any object type of such properties fits, an interface included, which a
- * `Record<string, string | number>` would refuse (an interface has no index signature).
+ * Placeholder values by name, each a string or a number: what message() and failure() take
+ * besides a `Record<string, string | number>`. Any object type of such properties fits, an
+ * interface included, which the Record would refuse (an interface has no index signature);
+ * an optional property (a value that may be missing) and an array do not.
  */
-export type Params<P> = { readonly [K in keyof P]: string | number };
+export type Params<P> = { readonly [K in keyof P]-?: string | number } & { readonly [Symbol.iterator]?: never };
 
 /**
  * The message for `code` in the best registered locale for `locale`, filled by name only.
  * A missing, partial or unsafe translation falls back to the source text; it never throws.
  * Missing or unexpected parameters throw a TypeError naming the code and the placeholder.
  */
+export function message(code: ErrorCode, locale?: string, params?: Readonly<Record<string, string | number>>): string;
+export function message<P extends Params<P>>(code: ErrorCode, locale?: string, params?: P): string;
 export function message<P extends Params<P>>(code: ErrorCode, locale?: string, params: P = {} as P): string {
   return render(code, locale, params as Readonly<Record<string, string | number>>)[0];
 }
@@ -1062,6 +1065,8 @@ function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>):
  * The envelope for a code, in the shape its registry entry declares. Each placeholder value
  * must be of its declared type (a TypeError names the code and the placeholder otherwise).
  */
+export function failure(code: ErrorCode, params?: Readonly<Record<string, string | number>>, options?: { locale?: string | undefined; requestId?: string | undefined }): ErrorEnvelope | ResultEnvelope;
+export function failure<P extends Params<P>>(code: ErrorCode, params?: P, options?: { locale?: string | undefined; requestId?: string | undefined }): ErrorEnvelope | ResultEnvelope;
 export function failure<P extends Params<P>>(code: ErrorCode, given: P = {} as P, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
   const info = codeInfo(code);
   // null from a JavaScript caller: no parameters, as Python's params=None
