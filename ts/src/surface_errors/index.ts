@@ -963,7 +963,7 @@ export type Params<P> = { readonly [K in keyof P]-?: string | number } & { reado
  */
 export function message(code: ErrorCode, locale?: string, params?: Readonly<Record<string, string | number>>): string;
 export function message<P extends Params<P>>(code: ErrorCode, locale?: string, params?: P): string;
-export function message<P extends Params<P>>(code: ErrorCode, locale?: string, params: P = {} as P): string {
+export function message(code: ErrorCode, locale?: string, params: object = {}): string {
   return render(code, locale, params as Readonly<Record<string, string | number>>)[0];
 }
 
@@ -1067,7 +1067,7 @@ function checkValues(info: CodeInfo, params: Readonly<Record<string, unknown>>):
  */
 export function failure(code: ErrorCode, params?: Readonly<Record<string, string | number>>, options?: { locale?: string | undefined; requestId?: string | undefined }): ErrorEnvelope | ResultEnvelope;
 export function failure<P extends Params<P>>(code: ErrorCode, params?: P, options?: { locale?: string | undefined; requestId?: string | undefined }): ErrorEnvelope | ResultEnvelope;
-export function failure<P extends Params<P>>(code: ErrorCode, given: P = {} as P, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
+export function failure(code: ErrorCode, given: object | null = {}, options: { locale?: string | undefined; requestId?: string | undefined } = {}): ErrorEnvelope | ResultEnvelope {
   const info = codeInfo(code);
   // null from a JavaScript caller: no parameters, as Python's params=None
   let params = (given ?? {}) as Readonly<Record<string, string | number>>;
