@@ -152,7 +152,7 @@ def _read(
         if info.st_size > limit:
             raise InputFileError(
                 path,
-                f"is {info.st_size:,} bytes, larger than {_mib(limit)}, the limit",
+                f"is {info.st_size:,} bytes, larger than {limit_text(limit)}, the limit",
                 f"raise max-input-mib in [tool.errorbook] (or {LIMIT_VARIABLE}) if the "
                 "file is meant to be this large",
             )
@@ -171,7 +171,7 @@ def _read(
             if total > limit:
                 raise InputFileError(
                     path,
-                    f"grew larger than {_mib(limit)}, the limit, while it was read",
+                    f"grew larger than {limit_text(limit)}, the limit, while it was read",
                     f"raise max-input-mib in [tool.errorbook] (or {LIMIT_VARIABLE})",
                 )
             chunks.append(chunk)
@@ -185,7 +185,7 @@ def _read(
         os.close(fd)
 
 
-def _mib(limit: int) -> str:
+def limit_text(limit: int) -> str:
     mib = limit / (1024 * 1024)
     return f"{mib:g} MiB" if mib >= 1 else f"{limit:,} bytes"
 

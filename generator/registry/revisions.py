@@ -12,6 +12,7 @@ from pathlib import Path
 from .. import inputs
 from ..config import Config, ConfigError
 from ..diagnostics import InvalidInput
+from . import source
 from .loader import Mapping, Node, decode, load_file, load_text
 from .model import Registry
 from .validate import validate
@@ -41,6 +42,12 @@ def read_side(spec: str, config: Config) -> tuple[bytes, str]:
         if data is not None:
             return data, spec
     revision, _, inside = spec.partition(":")
+    if revision.startswith("-"):
+        # git would take it for an option (`--output=FILE` writes a file anywhere).
+        raise ConfigError(
+            f"'{spec}' is neither a file nor a git revision: a revision never starts with '-' "
+            f"(for a file of that name, write ./{spec})"
+        )
     top = _git(config.root, "rev-parse", "--show-toplevel")
     if top.returncode != 0:
         raise ConfigError(
@@ -56,14 +63,35 @@ def read_side(spec: str, config: Config) -> tuple[bytes, str]:
                 f"the registry {config.registry} is outside the repository "
                 f"{toplevel}; write REV:PATH"
             ) from None
-    shown = _git(toplevel, "show", f"{revision}:{inside}")
-    if shown.returncode != 0:
-        message = shown.stderr.decode(errors="replace").strip().splitlines()
+    name = f"{revision}:{inside}"
+    found = _git(toplevel, "cat-file", "-e", "--end-of-options", name)
+    if found.returncode != 0:
+        message = found.stderr.decode(errors="replace").strip().splitlines()
         why = f"cannot read {inside} at '{revision}' ({message[-1] if message else 'git failed'})"
         if not given_path:  # a mistyped file name reads as a revision: say both
             why = f"'{spec}' is neither a file nor a git revision: {why}"
         raise ConfigError(why)
-    return shown.stdout, f"{revision}:{inside}"
+    return _blob(toplevel, name, config), name
+
+
+def _blob(toplevel: Path, name: str, config: Config) -> bytes:
+    """The blob ``name`` names, within the registry's bound: a revision is as untrusted as the
+    work tree. It is read by its object id, so that a branch moved meanwhile cannot swap it."""
+    oid = _git(toplevel, "rev-parse", "--verify", "--end-of-options", name).stdout.decode().strip()
+    size = _git(toplevel, "cat-file", "-s", oid)
+    limit = config.input_limit if config.max_input_mib is not None else source.MAX_BYTES
+    if size.returncode != 0 or not size.stdout.strip().isdigit():
+        raise ConfigError(f"cannot read {name} (git cat-file failed)")
+    if int(size.stdout) > limit:
+        raise ConfigError(
+            f"{name} is {int(size.stdout):,} bytes, larger than {inputs.limit_text(limit)}, "
+            "the limit (raise max-input-mib in [tool.errorbook] if the registry is meant to "
+            "be this large)"
+        )
+    shown = _git(toplevel, "cat-file", "blob", oid)
+    if shown.returncode != 0:
+        raise ConfigError(f"cannot read {name} (git cat-file failed)")
+    return shown.stdout
 
 
 def load_side(spec: str, config: Config) -> Registry:

@@ -734,3 +734,35 @@ def test_diff_refuses_an_empty_revision_and_reads_a_file_within_the_bound(
     result = run("diff", "big.yaml", cwd=root)
     assert result.code != 0 and "internal error" not in result.err, result.err
     assert "big.yaml" in result.err and "MiB" in result.err, result.err
+
+
+def test_a_revision_that_looks_like_an_option_is_refused(run: Run, tmp_path: Path) -> None:
+    """`git show --output=FILE:codes.yaml` wrote a file wherever the user can write: a
+    revision that starts with '-' reached git as an option."""
+    root = make_project(tmp_path / "repo", BASE)
+    git(root, "init", "-q")
+    git(root, "add", "codes.yaml", "pyproject.toml")
+    git(root, "commit", "-q", "-m", "v1")
+    target = tmp_path / "planted"
+    for command in (("diff", "--"), ("check", "--against")):
+        result = run(*command, f"--output={target}", cwd=root)
+        assert result.code == 2, (command, result.out, result.err)
+        assert "internal error" not in result.err
+        assert not list(tmp_path.glob("planted*")), command
+    assert not list(root.glob("*:codes.yaml"))
+
+
+def test_a_revision_is_read_within_the_bound(run: Run, tmp_path: Path) -> None:
+    """A revision's registry was read whole, whatever its size: 200 MB took 830 MB."""
+    root = make_project(tmp_path / "repo", BASE)
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\nmax-input-mib = 1\n", "utf-8"
+    )
+    git(root, "init", "-q")
+    (root / "codes.yaml").write_text(BASE + "#" + "x" * (2 * 1024 * 1024) + "\n", "utf-8")
+    git(root, "add", "codes.yaml", "pyproject.toml")
+    git(root, "commit", "-q", "-m", "big")
+    (root / "codes.yaml").write_text(BASE, "utf-8")
+    result = run("diff", "HEAD", cwd=root)
+    assert result.code == 2, (result.out, result.err)
+    assert "HEAD:codes.yaml" in result.err and "1 MiB" in result.err, result.err
