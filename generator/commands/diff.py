@@ -73,21 +73,19 @@ def report(
         summary = summary[:1].upper() + summary[1:]  # it begins a sentence there
     if fmt == "markdown":
         lines = [
-            f"### Registry changes: {old_version} → {new_version}",
+            f"### Registry changes: {md_text(old_version)} → {md_text(new_version)}",
             "",
-            f"{summary}. Required version: **{needed}**.",
+            f"{summary}. Required version: **{md_text(needed)}**.",
             "",
         ]
         if changes:
             lines += ["| | What | Change | Why |", "|---|---|---|---|"]
             for c in changes:
-                what = f"{c.entity} `{c.name}`" + (f" ({c.field})" if c.field else "")
-                detail = c.kind + _values(c.old, c.new, "`{}`", " → ")
-                lines.append(
-                    f"| {c.severity} | {what} | {detail.replace('|', '/')} | "
-                    f"{c.reason.replace('|', '/')} |"
-                )
-        lines += [""] + [f"- :warning: {p}" for p in problems]
+                what = f"{c.entity} {md_code(c.name)}"
+                what += f" ({md_text(c.field)})" if c.field else ""
+                detail = c.kind + _values(md_code(c.old), md_code(c.new), "{}", " → ")
+                lines.append(f"| {c.severity} | {what} | {detail} | {md_text(c.reason)} |")
+        lines += [""] + [f"- :warning: {md_text(p)}" for p in problems]
         return "\n".join(lines).rstrip() + "\n"
     lines = [f"{old_name} ({old_version}) -> {new_name} ({new_version}): {summary}"]
     for c in changes:
@@ -98,6 +96,34 @@ def report(
     lines.append(f"required version: {needed}")
     lines += problems  # warnings here: `check --against` fails on them
     return "\n".join(lines) + "\n"
+
+
+#: The characters that can begin inline Markdown (emphasis, code, links, images, HTML, a
+#: reference, strike-through, a table's cell break). Block syntax needs a line of its own,
+#: which text here never gets: its line breaks are shown as escapes.
+MARKUP = frozenset("\\`*_[]<>&|!~")
+
+
+def md_text(text: str) -> str:
+    """Text as Markdown that stays text, in a table cell too: each character that can begin
+    markup a character reference, and every control character, line breaks included, shown
+    as an escape (a row stays one line)."""
+    out = []
+    for char in text:
+        if char in MARKUP:
+            out.append(f"&#{ord(char)};")
+        elif not char.isprintable() and char != " ":
+            shown = char.encode("unicode_escape").decode("ascii")
+            out.append(shown.replace("\\", "&#92;"))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def md_code(value: str) -> str:
+    """A value shown as code: HTML's ``<code>`` around :func:`md_text` (a Markdown code span
+    cannot hold a '|' in a table cell, nor a backslash before one, as written)."""
+    return f"<code>{md_text(value)}</code>" if value else ""
 
 
 def _values(old: str, new: str, shown: str, arrow: str) -> str:

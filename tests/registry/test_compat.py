@@ -395,8 +395,9 @@ def test_diff_formats(run: Run, tmp_path: Path) -> None:
     }
     markdown = run("diff", "old.yaml", "--format", "markdown", cwd=root).out
     assert markdown.startswith("### Registry changes: 1.2.0 → 1.2.0")
-    assert "| cosmetic | code `DOOR_CLOSED` (message) |" in markdown
-    assert "Shut / *x*" in markdown  # a '|' cannot break the table
+    assert "| cosmetic | code <code>DOOR&#95;CLOSED</code> (message) |" in markdown
+    cells = markdown_cells(markdown)
+    assert cells[0][2] == "changed: The door is closed. → Shut | *x*"  # one cell, as text
 
 
 def git(root: Path, *args: str) -> None:
@@ -475,7 +476,7 @@ def test_diff_shows_the_one_value_a_code_added_has(run: Run, tmp_path: Path) -> 
     text = run("diff", "old.yaml", cwd=root).out
     assert "added      code NEW_ONE since: 1.3.0\n" in text  # was "since:  -> 1.3.0"
     markdown = run("diff", "old.yaml", "--format", "markdown", cwd=root).out
-    assert "| added: `1.3.0` |" in markdown and "``" not in markdown
+    assert "| added: <code>1.3.0</code> |" in markdown
 
 
 def test_diff_works_in_this_repository() -> None:
@@ -766,3 +767,56 @@ def test_a_revision_is_read_within_the_bound(run: Run, tmp_path: Path) -> None:
     result = run("diff", "HEAD", cwd=root)
     assert result.code == 2, (result.out, result.err)
     assert "HEAD:codes.yaml" in result.err and "1 MiB" in result.err, result.err
+
+
+def markdown_cells(markdown: str) -> list[list[str]]:
+    """The text of each table cell as a CommonMark renderer with GitHub's tables shows it,
+    after checking that no element but the table's and <code> appears."""
+    from html.parser import HTMLParser
+
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    rows: list[list[str]] = []
+    inside = [False]
+
+    class Cells(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            allowed = {"h3", "p", "strong", "table", "thead", "tbody", "tr", "th", "td", "code"}
+            assert tag in allowed | {"ul", "li"} and not attrs, (tag, attrs, html)
+            if tag == "tr":
+                rows.append([])
+            elif tag == "td":
+                rows[-1].append("")
+                inside[0] = True
+
+        def handle_endtag(self, tag: str) -> None:
+            inside[0] = inside[0] and tag != "td"
+
+        def handle_data(self, data: str) -> None:
+            if inside[0]:
+                rows[-1][-1] += data
+
+    Cells(convert_charrefs=True).feed(html)
+    return [row for row in rows if row]
+
+
+HOSTILE_VALUES = [
+    "`![x](https://example.net/p.png)` <img src=x onerror=alert(1)>",
+    "a | b `` c ``` d \\| e",
+    "line one\n### a heading of my own\n| x | y |",
+    "[link](javascript:alert(1)) *em* _u_ <b>b</b> &amp; \\ \t",
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE_VALUES)
+def test_diff_markdown_shows_any_value_as_text(run: Run, tmp_path: Path, value: str) -> None:
+    """A backtick left the code span (images, raw HTML, links) and a line break ended the
+    row: every value is text in one cell, whatever it holds."""
+    new = BASE.replace("message: The door is closed.", "message: " + json.dumps(value))
+    root = make_project(tmp_path / "p", new)
+    (root / "old.yaml").write_text(BASE, "utf-8")
+    markdown = run("diff", "old.yaml", "--format", "markdown", cwd=root).out
+    (row,) = markdown_cells(markdown)
+    shown = value.replace("\n", "\\n").replace("\t", "\\t")
+    assert row[2] == "changed: The door is closed. → " + shown, markdown
