@@ -58,11 +58,22 @@ def _call_name(func: ast.expr) -> str:
     return ""
 
 
-class _Visitor(ast.NodeVisitor):
+class _Visitor:
+    """Collects the uses of codes in a tree. :meth:`scan_tree` walks it without recursion:
+    Python's own NodeVisitor recurses once per level, and one ordinary expression of a few
+    hundred terms joined by '+' is that deep."""
+
     def __init__(self, path: str, lines: list[bytes]) -> None:
         self.path = path
         self.lines = lines
         self.uses: list[Use] = []
+
+    def scan_tree(self, tree: ast.AST) -> list[Use]:
+        for node in ast.walk(tree):
+            method = getattr(self, f"visit_{type(node).__name__}", None)
+            if method is not None:
+                method(node)
+        return sorted(self.uses, key=lambda use: (use.line, use.column))
 
     def _use(self, name: str, node: ast.AST, how: str) -> None:
         line = getattr(node, "lineno", 1)
@@ -76,7 +87,6 @@ class _Visitor(ast.NodeVisitor):
         owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
         if owner_name == "ErrorCode" and CODE_LIKE.match(node.attr):
             self._use(node.attr, node, "ErrorCode member")
-        self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         name = _call_name(node.func)
@@ -85,7 +95,6 @@ class _Visitor(ast.NodeVisitor):
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 self._use(first.value, first, f"argument of {name}()")
-        self.generic_visit(node)
 
     def visit_Compare(self, node: ast.Compare) -> None:
         sides = [node.left, *node.comparators]
@@ -93,7 +102,6 @@ class _Visitor(ast.NodeVisitor):
             for side in sides:
                 for constant in _strings(side):
                     self._use(str(constant.value), constant, "compared with .code")
-        self.generic_visit(node)
 
     def visit_Match(self, node: ast.Match) -> None:
         if _is_code_access(node.subject):
@@ -102,7 +110,6 @@ class _Visitor(ast.NodeVisitor):
                     if isinstance(pattern, ast.MatchValue):
                         for constant in _strings(pattern.value):
                             self._use(str(constant.value), constant, "match case on .code")
-        self.generic_visit(node)
 
 
 def python_files(paths: Iterable[Path], exclude: Iterable[Path] = ()) -> list[Path]:
@@ -138,6 +145,9 @@ def scan(path: Path, shown: str) -> tuple[list[Use], str | None]:
         return [], f"{shown}:{exc.lineno or 1}:{exc.offset or 1}: error: cannot parse: {exc.msg}"
     except (OSError, ValueError) as exc:
         return [], f"{shown}:1:1: error: cannot read: {exc}"
-    visitor = _Visitor(shown, data.splitlines())
-    visitor.visit(tree)
-    return visitor.uses, None
+    except (RecursionError, MemoryError):
+        return [], (
+            f"{shown}:1:1: error: cannot parse: an expression is nested deeper than Python's "
+            "parser goes (split it into smaller ones)"
+        )
+    return _Visitor(shown, data.splitlines()).scan_tree(tree), None

@@ -617,6 +617,28 @@ def test_usage_finds_undefined_and_unused_codes(run: Run, tmp_path: Path) -> Non
     assert run("usage", "nowhere", cwd=root).code == 2
 
 
+def test_usage_reads_long_and_deep_expressions(run: Run, tmp_path: Path) -> None:
+    """One expression of 600 strings joined by '+' made usage exit 70 (RecursionError): a
+    long expression is read, and one too deep for Python's own parser is a problem of its
+    file, reported at its place, while the other files are still scanned."""
+    root = make_project(tmp_path / "p", BASE)
+    assert run("generate", cwd=root).code == 0
+    (root / "app").mkdir()
+    terms = " + ".join(['"a"'] * 600)
+    (root / "app" / "long.py").write_text(
+        f"x = {terms}\nif e.code == 'DOOR_JAMMED':\n    pass\n", "utf-8"
+    )
+    deep = "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+    (root / "app" / "deep.py").write_text(deep, "utf-8")
+    wide = "x = " + "-" * 200_000 + "1\n"
+    (root / "app" / "wide.py").write_text(wide, "utf-8")
+    result = run("usage", "app", cwd=root)
+    assert result.code == 1, result.err
+    assert "internal error" not in result.err and "Traceback" not in result.err
+    assert "app/long.py:2:14: error: 'DOOR_JAMMED' is not a code" in result.out, result.out
+    assert "app/deep.py:1:" in result.out and "app/wide.py:1:" in result.out, result.out
+
+
 def test_usage_columns_count_characters_not_bytes(run: Run, tmp_path: Path) -> None:
     """ast counts UTF-8 bytes; an editor, and every other diagnostic here, characters."""
     root = make_project(tmp_path / "p", BASE)
