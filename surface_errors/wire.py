@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, overload
 
 from ._format import (
     DURATION_MAX_SECONDS,
+    MAX_JSON_INTEGER,
     RETRY_AFTER,
     add_request_id,
     check_delay,
@@ -211,9 +212,9 @@ def problem_from_envelope(envelope: object, locale: str | None = None) -> dict[s
         if k in info.placeholders and not (k == "request_id" and request_id is not None)
     }
     said = outcome.message
-    if locale is None and isinstance(said, str) and said:
-        return _problem(info, _tag(outcome.locale), request_id, None, params, said)
     try:
+        if locale is None and isinstance(said, str) and said:
+            return _problem(info, _tag(outcome.locale), request_id, None, params, said)
         return _problem(info, locale or _tag(outcome.locale), request_id, None, params)
     except (TypeError, ValueError) as exc:
         raise MalformedEnvelope(
@@ -438,14 +439,20 @@ def from_error_details(details: object) -> Classified | None:
     return _received(raw, error, Form.ERROR)
 
 
-_INTEGER = re.compile(r"-?[0-9]+\Z")
+#: An integer as ErrorInfo's metadata writes it: at most 16 digits, as many as the largest
+#: integer JSON peers read exactly has (see _typed).
+_INTEGER = re.compile(r"-?[0-9]{1,16}\Z")
 
 
 def _typed(info: CodeInfo, name: str, value: object) -> object:
     """A value as ErrorInfo's metadata writes it (a string), back in the type the registry
-    declares for the placeholder: an integer placeholder's decimal digits as an int."""
+    declares for the placeholder: an integer placeholder's decimal digits as an int, when
+    they are one of ±(2**53 - 1). Other text stays as it came: int() of a few thousand
+    digits raises, and a received value is never worth a crash."""
     if name in info.integers and isinstance(value, str) and _INTEGER.match(value):
-        return int(value)
+        number = int(value)
+        if -MAX_JSON_INTEGER <= number <= MAX_JSON_INTEGER:
+            return number
     return value
 
 

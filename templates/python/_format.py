@@ -248,6 +248,41 @@ def fill(template: str, allowed: tuple[str, ...], params: Mapping[str, object]) 
     return "".join(parts)
 
 
+#: The most fields a template filled by compiled code has: compiling a function costs more
+#: than the square of its fields. A longer one (no message needs so many) is filled by
+#: _looped, which costs their number.
+COMPILED_FIELDS = 64
+
+
+def _looped(
+    literals: Sequence[str],
+    names: Sequence[str],
+    grouped: frozenset[str],
+    group: Callable[[int], str] | None,
+    arity: int | None,
+    isolate: bool,
+) -> Fill:
+    """What :func:`join` gives, as a loop over the fields rather than compiled code."""
+    first, pairs = literals[0], tuple(zip(names, literals[1:], strict=True))
+
+    def fill(p: Mapping[str, object]) -> str:
+        if arity is not None and len(p) != arity:
+            raise KeyError
+        out = [first]
+        for name, after in pairs:
+            value = p[name]
+            if type(value) is int and group is not None and name in grouped and abs(value) >= 1000:
+                out.append(group(value))
+            elif isolate and not (type(value) is int and name in grouped and group is not None):
+                out.append(isolated(str(value)))
+            else:
+                out.append(str(value))
+            out.append(after)
+        return "".join(out)
+
+    return fill
+
+
 def join(
     literals: Sequence[str],
     names: Sequence[str],
@@ -262,13 +297,15 @@ def join(
     not exactly that many, before it reads any. With ``isolate`` (the literals isolate each
     field), each value but a whole number is written through :func:`isolated`.
 
-    An f-string formats each value as str.format does (``format(value, "")``, left to right,
-    a missing name a KeyError) but does not parse the template again on every call, which is
+    An f-string writes each value as str() does, as fill() and format_message() do (left to
+    right, a missing name a KeyError), but does not parse the template again on every call, which is
     most of what format_map spends on a message.
     """
     if not names and arity is None:
         (text,) = literals
         return lambda p: text
+    if len(names) > COMPILED_FIELDS:
+        return _looped(literals, names, frozenset(grouped), group, arity, isolate)
     shape = (tuple(name in grouped for name in names), arity, isolate)
     code = _codes.get(shape)
     if code is None:
@@ -308,13 +345,12 @@ def isolated(text: str) -> str:
 #: A grouped field in the f-string of _code: a value that is not a whole number of four
 #: digits or more is formatted as it is, without a call; ``g`` writes the others. (Two plain
 #: comparisons are a little cheaper than a chained one, which copies the value.)
-GROUPED_FIELD = "{{g(v) if type(v := p['n{0}']) is int and (v >= 1000 or v <= -1000) else v}}"
+GROUPED_FIELD = "{{g(v) if type(v := p['n{0}']) is int and (v >= 1000 or v <= -1000) else v!s}}"
 #: A field of an isolating function (see join): its value written through ``i``.
-ISOLATED_FIELD = "{{i(format(p['n{0}'], ''))}}"
+ISOLATED_FIELD = "{{i(str(p['n{0}']))}}"
 #: A grouped field of an isolating function: a whole number needs no ``i``.
 ISOLATED_GROUPED_FIELD = (
-    "{{(g(v) if v >= 1000 or v <= -1000 else v) if type(v := p['n{0}']) is int "
-    "else i(format(v, ''))}}"
+    "{{(g(v) if v >= 1000 or v <= -1000 else v) if type(v := p['n{0}']) is int else i(str(v))}}"
 )
 #: The code of the function that fills a template, per shape of template, each compiled
 #: once: a registry's messages have few shapes.
@@ -336,7 +372,7 @@ def _code(shape: tuple[bool, ...], arity: int | None, isolate: bool = False) -> 
     than reading them from a closure.
     """
     fields = (
-        (ISOLATED_GROUPED_FIELD, ISOLATED_FIELD) if isolate else (GROUPED_FIELD, "{{p['n{0}']}}")
+        (ISOLATED_GROUPED_FIELD, ISOLATED_FIELD) if isolate else (GROUPED_FIELD, "{{p['n{0}']!s}}")
     )
     body = "".join(
         fields[0 if grouped else 1].format(i) + f"l{i + 1}" for i, grouped in enumerate(shape)
@@ -348,7 +384,8 @@ def _code(shape: tuple[bool, ...], arity: int | None, isolate: bool = False) -> 
     # Each stand-in must be a constant of its own, or join cannot work. The compiler may add
     # others: a long f-string is built with "".join.
     wanted = [f"{kind}{i}" for i in range(len(shape)) for kind in "ln"] + [f"l{len(shape)}"]
-    marks = [c for c in code.co_consts if c.__class__ is str and c in wanted]
+    stand_ins = set(wanted)  # a set: a template of many fields must not cost their square
+    marks = [c for c in code.co_consts if c.__class__ is str and c in stand_ins]
     if marks != wanted:
         raise RuntimeError(f"unexpected constants in a fill function: {code.co_consts!r}")
     return code

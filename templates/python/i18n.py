@@ -123,7 +123,11 @@ class Translator:
         """The shipped locale this translator's messages for ``code`` are in: the first of
         its chain whose catalog translates the code, else the source locale (a code without
         a translation falls back to the source text)."""
-        if code not in self._codes:  # an ErrorCode hashes and compares as its value
+        try:
+            known = code in self._codes  # an ErrorCode hashes and compares as its value
+        except TypeError:  # a list, a dict: no code, and code_text says so
+            known = False
+        if not known:
             self._code_facts(code)
         return self._languages.get(code, SOURCE_LOCALE)
 

@@ -33,14 +33,26 @@ def outcome(call: Callable[[], str]) -> tuple[str, str]:
         return (type(exc).__name__, str(exc))
 
 
+class Strs(dict[str, object]):
+    """Parameters as message() writes them: format_map reads each field's value through
+    ``__getitem__``, left to right, and gets ``str()`` of it (issue 49: one rule for every
+    function that writes a message, as format_message() and failure() write values)."""
+
+    def __getitem__(self, name: str) -> str:
+        return str(super().__getitem__(name))
+
+
 def same_as_format_map(template: str, params: dict[str, object]) -> None:
-    """The compiled template fills as format_map does; and it refuses exactly the templates
+    """The compiled template fills as format_map does with str() of each value; and it
+    refuses exactly the templates
     the runtime's check (envelope.fill) refuses, for which message() uses the source."""
     compiled = se.i18n._compile(template, NAMES)
     checked = se.envelope.fill(template, NAMES, dict.fromkeys(NAMES, ""))
     assert (compiled is None) == (checked is None), template
     if compiled is not None:
-        assert outcome(lambda: compiled(params)) == outcome(lambda: template.format_map(params))
+        assert outcome(lambda: compiled(params)) == outcome(
+            lambda: template.format_map(Strs(params))
+        )
 
 
 # --- the compiled templates --------------------------------------------------------------
@@ -56,7 +68,7 @@ class Shouting(str):
 
 
 class Formatted:
-    """format() and str() differ: the template must use format(), as str.format does."""
+    """format() and str() differ: the template must use str(), as format_message() does."""
 
     def __format__(self, spec: str) -> str:
         return f"formatted({spec!r})"
@@ -182,7 +194,7 @@ def test_a_template_with_integer_placeholders_groups_their_whole_numbers(
         else value
         for name, value in params.items()
     }
-    assert outcome(lambda: compiled(params)) == outcome(lambda: template.format_map(shown))
+    assert outcome(lambda: compiled(params)) == outcome(lambda: template.format_map(Strs(shown)))
 
 
 def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
@@ -190,7 +202,7 @@ def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
         def __init__(self, name: str, log: list[str]) -> None:
             self.name, self.log = name, log
 
-        def __format__(self, spec: str) -> str:
+        def __str__(self) -> str:
             self.log.append(self.name)
             return self.name
 
@@ -198,7 +210,11 @@ def test_fields_are_formatted_left_to_right_as_format_map_does() -> None:
     compiled = se.i18n._compile(template, NAMES)
     assert compiled is not None
     seen: dict[str, list[str]] = {"format_map": [], "compiled": []}
-    for way, fill in (("format_map", template.format_map), ("compiled", compiled)):
+
+    def by_format_map(params: dict[str, object]) -> str:
+        return template.format_map(Strs(params))
+
+    for way, fill in (("format_map", by_format_map), ("compiled", compiled)):
         log = seen[way]
         assert fill({name: Recorder(name, log) for name in NAMES}) == "".join(log)
     assert seen["compiled"] == seen["format_map"]
@@ -234,7 +250,7 @@ def written(locale: str, code: se.ErrorCode, params: dict[str, object]) -> dict[
         if name in info.integers and type(value) is int and abs(value) >= 1000 and separator:
             value = f"{value:,}".replace(",", separator)
         if locale in se.codes.RIGHT_TO_LEFT:
-            value = f"\u2068{value}\u2069"
+            value = f"\u2068{value!s}\u2069"
         out[name] = value
     return out
 
@@ -245,7 +261,7 @@ def reference(translator: se.Translator, code: se.ErrorCode, params: dict[str, o
     count = params[info.count] if info.count is not None else None
     assert count is None or isinstance(count, int)
     values = written(translator.locale, code, params)
-    return translator.template(code, count).format_map(values)
+    return translator.template(code, count).format_map(Strs(values))
 
 
 @pytest.mark.parametrize("tag", TAGS)
@@ -277,7 +293,7 @@ def test_message_is_what_stdlib_gettext_gives_on_the_same_catalog(locale: str) -
                 count = params[info.count or ""]
                 assert isinstance(count, int)
                 text = stdlib.npgettext(code.value, info.message, info.message_plural, count)
-            expected = text.format(**written(locale, code, params))
+            expected = text.format_map(Strs(written(locale, code, params)))
             assert se.Translator(locale).message(code, **params) == expected
             for _ in range(2):
                 assert se.message(code, locale, **params) == expected, (locale, code, params)
@@ -319,7 +335,7 @@ def test_the_count_cache_stays_bounded_and_right() -> None:
     forms = {rule(n): translator.template("LLM_RETRIES_EXHAUSTED", n) for n in range(200)}
     for n in range(se.i18n._COUNTS + 300):
         values = written("ar", se.ErrorCode.LLM_RETRIES_EXHAUSTED, {"attempts": n})
-        expected = forms[rule(n)].format_map(values)
+        expected = forms[rule(n)].format_map(Strs(values))
         for _ in range(2):
             assert translator.message("LLM_RETRIES_EXHAUSTED", attempts=n) == expected
     assert len(translator._counts["LLM_RETRIES_EXHAUSTED"]) == se.i18n._COUNTS

@@ -141,7 +141,7 @@ class _Counted:
         self.times = 0
         self.spoiled = False
 
-    def __format__(self, spec: str) -> str:
+    def __str__(self) -> str:
         if self.spoiled:
             raise ValueError("formatted")
         self.times += 1
