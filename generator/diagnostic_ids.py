@@ -212,6 +212,8 @@ IDS: dict[str, str] = {
     "E-TRANSLATION-UNKNOWN-PLACEHOLDER": "A translation uses a placeholder its source does "
     "not have.",
     "E-TRANSLATION-MISSING-PLACEHOLDER": "A translation leaves out a placeholder of its source.",
+    "E-TRANSLATION-TOO-MANY-FIELDS": "A translation writes its placeholders more often than "
+    "errorbook allows (64 fields, or as many as its source has).",
     "E-TRANSLATION-WHITESPACE": "A translation starts or ends with different white space "
     "than its source.",
     "E-TRANSLATION-CONTROL-CHARACTER": "A translation holds a control character.",

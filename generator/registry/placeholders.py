@@ -39,6 +39,7 @@ class Finding(NamedTuple):
 class Parsed:
     names: tuple[str, ...]  # in order of first use
     problems: tuple[Problem, ...]
+    fields: int = 0  # how many named fields, each use counted
 
 
 def _explain(field: str) -> tuple[str, str]:
@@ -73,8 +74,11 @@ def parse(text: str) -> Parsed:
     locales' worth of a large registry (ten thousand codes ask about twenty thousand texts
     per locale: a smaller cache, read in the same cycle each time, would never hit)."""
     names: list[str] = []
+    seen: set[str] = set()
     problems: list[Problem] = []
+    fields = 0
     n = len(text)
+    last_close = text.rfind("}")  # past it no '{' is closed: no search to the end for each
     found = _BRACE.search(text)
     i = found.start() if found is not None else n
     while i < n:
@@ -87,7 +91,7 @@ def parse(text: str) -> Parsed:
             if text.startswith("{{", i):
                 i += 2
                 continue
-            end = text.find("}", i + 1)
+            end = text.find("}", i + 1) if i < last_close else -1
             opener = text.find("{", i + 1)
             if end < 0 or (0 <= opener < end):
                 problems.append(
@@ -101,7 +105,9 @@ def parse(text: str) -> Parsed:
                 continue
             field = text[i + 1 : end]
             if _IDENTIFIER.match(field):
-                if field not in names:
+                fields += 1
+                if field not in seen:
+                    seen.add(field)
                     names.append(field)
             else:
                 message, hint = _explain(field)
@@ -113,7 +119,11 @@ def parse(text: str) -> Parsed:
                 continue
             problems.append(Problem(i, "a lone '}'", "write '}}' for a literal brace"))
             i += 1
-    return Parsed(tuple(names), tuple(problems))
+    return Parsed(tuple(names), tuple(problems), fields)
+
+
+#: The most placeholder fields a translated form may have, unless its source has more.
+MAX_FIELDS = 64
 
 
 def translation_problems(
@@ -128,6 +138,9 @@ def translation_problems(
     names: list[str] = []
     for text in sources:
         names += [n for n in parse(text).names if n not in names]
+    # A form may write a placeholder more than once, but not without end: the first
+    # message() in a language reads every field of it.
+    most = max(MAX_FIELDS, *(parse(text).fields for text in sources))
     found: list[Finding] = []
     last = len(forms) - 1
     shown = ", ".join(f"{{{n}}}" for n in names) or "none"
@@ -135,6 +148,16 @@ def translation_problems(
         if not text:
             continue
         parsed = parse(text)
+        if parsed.fields > most:
+            found.append(
+                Finding(
+                    "E-TRANSLATION-TOO-MANY-FIELDS",
+                    index,
+                    f"has {parsed.fields} placeholder fields, more than the {most} a "
+                    "translation may have",
+                    "write each placeholder once or twice, as the source does",
+                )
+            )
         for p in parsed.problems:
             hint = p.hint
             if p.unnamed and names:  # name the source's own placeholders, not an example
