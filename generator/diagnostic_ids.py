@@ -87,6 +87,8 @@ IDS: dict[str, str] = {
     # The registry's own metadata
     "E-META-DOCS-URL": "The registry's 'docs_url' is not an http(s) address ending in '/'.",
     "E-META-TITLE-MARKUP": "The registry's title holds characters that HTML would read as markup.",
+    "E-META-TITLE-LINE-BREAK": "The registry's title holds a line break or a tab; it is "
+    "a one-line header field of every catalog.",
     "E-META-NAMING-PATTERN": "The registry's naming pattern is not a valid regular expression.",
     "E-META-NAMING-LENGTH": "The registry's naming max_length is outside what errorbook allows.",
     "E-META-PACKAGE": "The generated package's name is a Python keyword or errorbook's own.",

@@ -165,8 +165,8 @@ class StableCatalog(Catalog):
                 continue  # a template has no revision
             if name == "Last-Translator" and self.locale_identifier is None:
                 continue
-            headers.append((name, value))
-        headers += self.extra_headers
+            headers.append((name, _one_field(value)))
+        headers += [(name, _one_field(value)) for name, value in self.extra_headers]
         if self.read_headers:
             headers = _arranged(headers, self.read_headers)
         return _ended(headers)
@@ -182,6 +182,13 @@ class StableCatalog(Catalog):
                 self.plural_forms_text = value
 
     mime_headers = property(_get_mime_headers, _set_mime_headers)
+
+
+def _one_field(value: str) -> str:
+    """A header field's value kept on its line: one that a line break would split (a value
+    set by a caller; a value read never has one) is written with that break escaped, so it
+    can never become a second field."""
+    return one_line(value) if len(value.splitlines()) > 1 else value
 
 
 def _ended(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -287,7 +294,7 @@ def new_catalog(
     catalog = StableCatalog(
         locale=locale,
         domain=name,
-        project=meta.title,
+        project=one_line(meta.title),
         version=meta.version,
         fuzzy=False,
         header_comment="#",
@@ -297,7 +304,7 @@ def new_catalog(
     kind = None if locale is None else "po"
     language = locale or ""
     catalog.header_comment = HEADER_COMMENT[kind].format(
-        title=meta.title, domain=name, source=one_line(registry.path), language=language
+        title=one_line(meta.title), domain=name, source=one_line(registry.path), language=language
     )
     if locale is not None:
         rule = plurals.lookup(locale)

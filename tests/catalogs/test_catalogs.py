@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -501,3 +502,24 @@ def test_reading_a_header_imports_nothing_more() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == []
+
+
+def test_a_title_with_a_line_break_never_becomes_a_second_header_field() -> None:
+    """Defence in depth: whatever a registry's title holds (the validator refuses a line
+    break), the header writer keeps it on the one comment line and in the one field."""
+    from dataclasses import replace
+
+    from babel.messages.pofile import read_po
+
+    registry = load_registry_text(REGISTRY, "codes.yaml")
+    hostile = "P1\nPlural-Forms: nplurals=1; plural=0;\r\nX-Injected: yes\u2028#"
+    registry = replace(registry, meta=replace(registry.meta, title=hostile))
+    for catalog in (template(registry, "messages"), merge(registry, "messages", "pl", None)):
+        text = pofile.write(catalog).decode("utf-8")
+        head = text.split("\n\n", 1)[0].split("\n")
+        assert all(row.startswith(("#", "msgid", "msgstr", '"')) for row in head), head
+        fields = [row for row in head if row.startswith('"')]
+        assert not any("X-Injected" in row.split(":")[0] for row in fields), fields
+        names = [name for name, _ in read_po(io.StringIO(text)).mime_headers]
+        assert "X-Injected" not in names and names.count("Plural-Forms") <= 1
+        assert ("nplurals=3" in text) == (catalog.locale is not None)

@@ -308,3 +308,13 @@ def test_a_brace_in_a_title_and_a_control_character_point_at_their_column() -> N
     found = _marks(text)
     assert (title, 17, "E-TITLE-PLACEHOLDER") in found  # the brace, not the title's start
     assert (meaning, 14, "E-SCHEMA-CONTROL-CHARACTER") in found  # an escape: the start
+
+
+@pytest.mark.parametrize("title", ["P1\\nPlural-Forms: nplurals=1; plural=0;", "P1\\tTabbed"])
+def test_a_title_with_a_line_break_or_tab_is_refused_at_its_character(title: str) -> None:
+    """The title becomes a PO header field and a header comment line: a line break in it
+    would make one value two header lines."""
+    text = MINIMAL.replace("  title: Demo\n", f'  title: "{title}"\n', 1)
+    line = text.splitlines().index(f'  title: "{title}"') + 1
+    found = _marks(text)
+    assert [(n, i) for n, _, i in found] == [(line, "E-META-TITLE-LINE-BREAK")]

@@ -24,7 +24,28 @@ URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~%!$&'()*+,;=:
 #: Characters a name may not hold: themes insert the title into HTML without escaping it.
 MARKUP = re.compile(r"[<>&\"']")
 
+#: What may not be in the title beyond the control characters every text refuses: it is
+#: the catalogs' Project-Id-Version field and a header comment line, each one line.
+LINE_BREAK = re.compile(r"[\t\n]")
+
 MAX_LOCALES = 100
+
+
+def _one_line_title(title: str, f: Fields, found: Diagnostics) -> str | None:
+    """The title, or None and an error where it would not stay on one line: a line break
+    in a header field would make the rest of it a header field of its own."""
+    bad = LINE_BREAK.search(title)
+    if bad is None:
+        return title
+    node = f.node("title")
+    found.error(
+        "E-META-TITLE-LINE-BREAK",
+        node.mark_at(bad.start()) if isinstance(node, Scalar) else f.mark("title"),
+        f"the title contains a {'tab' if bad.group() == chr(9) else 'line break'} at "
+        f"character {bad.start() + 1}",
+        "write it on one line, without tabs (it is a header field of every catalog)",
+    )
+    return None
 
 
 def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
@@ -89,6 +110,8 @@ def read_meta(top: Fields, found: Diagnostics) -> Meta | None:
             "write it without < > & \" ' (themes put it into HTML as it is)",
         )
         title = None
+    if title is not None:
+        title = _one_line_title(title, f, found)
     package = f.identifier("package")
     if package is not None and (keyword.iskeyword(package) or package in ("generator",)):
         found.error(
