@@ -2,11 +2,14 @@
 
 After every full run the stamp (``.errorbook-cache/stamp.json``, git-ignored) records each
 input (the registry, pyproject.toml, every PO file, every template, the hand-written site
-pages, errorbook's own code) and each output by size, modification time and SHA-256, and the
-folders whose listing is an input (a new PO file or template must cost a full run). A later
-run that finds every input and output with the same content skips loading, rendering and
-writing. A file whose size and mtime are unchanged is not read again; one whose stat changed
-(after a checkout, say) is hashed, so touching a file does not cost a full run.
+pages, errorbook's own code) and each output by size, modification time, change time and
+SHA-256, and the folders whose listing is an input (a new PO file or template must cost a
+full run). A later run that finds every input and output with the same content skips
+loading, rendering and writing. A file whose size, mtime and ctime are unchanged is not read
+again; one whose stat changed (after a checkout, say) is hashed, so touching a file does not
+cost a full run. The ctime is what git's index keeps it for: an edit that keeps the size and
+gives the mtime back (``cp -p``, ``rsync -t``, ``touch -r``) still sets it, and no user can
+set it back, so such an edit is hashed and found, and ``generate`` agrees with ``check``.
 
 The stamp also keeps what ``errorbook check`` would report on the tree the run left (the
 catalogs' problems in the PO files as written), and what besides errorbook's own code shaped
@@ -37,7 +40,7 @@ from .. import __version__
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
-    from typing import Any
+    from typing import Any, TypeGuard
 
     from ..config import Config
     from ..diagnostics import Diagnostics
@@ -47,7 +50,7 @@ CACHE_DIR = ".errorbook-cache"
 STAMP = f"{CACHE_DIR}/stamp.json"
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # generator/
 
-Entry = list[object]  # [size, mtime_ns or -1, sha256]
+Entry = list[object]  # [size, mtime_ns or -1, sha256, ctime_ns]
 Scan = list[str]  # [kind, folder]: a folder whose listing is an input
 
 #: A file modified this recently may change again within the same timestamp tick without
@@ -127,15 +130,22 @@ def _entry(path: str, known: Entry | None) -> Entry | None:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             return None  # a FIFO or a device is never read here (it could block or not end)
-        if known is not None and known[0] == info.st_size and known[1] == info.st_mtime_ns:
-            return known  # same size and mtime: the recorded hash stands
+        if known is not None and _same_stat(info, known):
+            return known  # same size, mtime and ctime: the recorded hash stands
         import hashlib
 
         with open(path, "rb") as stream:
             digest = hashlib.sha256(stream.read()).hexdigest()
     except OSError:
         return None
-    return [info.st_size, _mtime(info), digest]
+    return [info.st_size, _mtime(info), digest, info.st_ctime_ns]
+
+
+def _same_stat(info: os.stat_result, entry: Entry) -> bool:
+    """Whether a file's stat is the one an entry recorded, with an mtime it trusted (one
+    that was not racy): then the entry's hash is the file's."""
+    recorded = [info.st_size, info.st_mtime_ns, info.st_ctime_ns]
+    return entry[1] != -1 and recorded == [entry[0], entry[1], entry[3]]
 
 
 def _mtime(info: os.stat_result) -> int:
@@ -161,20 +171,20 @@ def _entry_of(path: str, used: Output, known: str | None = None) -> Entry:
             info = os.stat(path)
             now = (info.st_ino, info.st_size, info.st_mtime_ns)
             if stat.S_ISREG(info.st_mode) and used.seen is not None and now == used.seen:
-                return [info.st_size, _mtime(info), used.sha256]
+                return [info.st_size, _mtime(info), used.sha256, info.st_ctime_ns]
         except OSError:
             pass
-        return [-1, -1, used.sha256]
+        return [-1, -1, used.sha256, -1]
     digest = known or hashlib.sha256(used).hexdigest()
     try:
         info = os.stat(path)
         if stat.S_ISREG(info.st_mode) and info.st_size == len(used):
             with open(path, "rb") as stream:
                 if stream.read() == used:
-                    return [info.st_size, _mtime(info), digest]
+                    return [info.st_size, _mtime(info), digest, info.st_ctime_ns]
     except OSError:
         pass
-    return [-1, -1, digest]
+    return [-1, -1, digest, -1]
 
 
 def _pyproject(root: str) -> str | None:
@@ -184,8 +194,10 @@ def _pyproject(root: str) -> str | None:
 
 def entries(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     """The last run's stamp entries of the files among ``names`` (relative to the project
-    root), unchecked: for a worker to compare with what it sees when it reads one (see
-    ``catalogs.process``). Empty when the stamp is missing, damaged, or another errorbook's."""
+    root): for a worker to compare with the size and mtime it sees when it reads one (see
+    ``catalogs.process``). A worker has no ctime to compare, so it is compared here: a file
+    whose ctime changed gets its entry with the mtime untrusted (-1), and is hashed. Empty
+    when the stamp is missing, damaged, or another errorbook's."""
     root = str(config.root)
     try:
         data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
@@ -197,20 +209,24 @@ def entries(config: Config, names: Iterable[str]) -> dict[str, Entry]:
         return {}
     found: dict[str, Entry] = {}
     for name in names:
-        entry = recorded.get(os.path.join(root, name))
-        if isinstance(entry, list) and len(entry) == 3 and _valid_entry(entry):
-            found[name] = [entry[0], entry[1], str(entry[2])]
+        path = os.path.join(root, name)
+        entry = recorded.get(path)
+        if _valid(entry) and len(str(entry[2])) == 64:
+            mtime = entry[1] if _ctime(path) == entry[3] else -1
+            found[name] = [entry[0], mtime, str(entry[2]), entry[3]]
     return found
 
 
-def _valid_entry(entry: list[object]) -> bool:
-    size, mtime, sha = entry
-    return type(size) is int and type(mtime) is int and isinstance(sha, str) and len(sha) == 64
+def _ctime(path: str) -> int | None:
+    try:
+        return os.stat(path).st_ctime_ns
+    except OSError:
+        return None
 
 
 def settled(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     """The files among ``names`` (relative to the project root) that are as the last run
-    left them, with their entries in its stamp: same size, same mtime, an mtime the stamp
+    left them, with their entries in its stamp: same size, mtime and ctime, an mtime the stamp
     trusted (not racy). This is the trust the no-op answer rests on, extended to a run that
     has work to do: a file it finds settled need not be hashed, nor read to be compared.
 
@@ -220,10 +236,8 @@ def settled(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     found: dict[str, Entry] = {}
     for name, entry in entries(config, names).items():
         try:
-            if entry[1] == -1:
-                continue
             info = os.stat(os.path.join(root, name))
-            if stat.S_ISREG(info.st_mode) and [info.st_size, info.st_mtime_ns] == entry[:2]:
+            if stat.S_ISREG(info.st_mode) and _same_stat(info, entry):
                 found[name] = entry
         except OSError:
             continue
@@ -419,13 +433,14 @@ def _recorded(root: str, config_repr: str | None) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def _valid(entry: object) -> bool:
+def _valid(entry: object) -> TypeGuard[Entry]:
     return (
         type(entry) is list
-        and len(entry) == 3
+        and len(entry) == 4
         and type(entry[0]) is int
         and type(entry[1]) is int
         and type(entry[2]) is str
+        and type(entry[3]) is int
     )
 
 
@@ -555,7 +570,7 @@ def _holds(item: tuple[str, Entry]) -> bool:
     """Whether ``path`` is a regular file, not a link, of the size and hash of its entry."""
     import hashlib
 
-    path, (size, _, sha) = item
+    path, (size, _, sha, _) = item
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))

@@ -30,7 +30,7 @@ from generator.names import SHIPPED_TEMPLATES
 from generator.pipeline import build, cache, output, seal, stamp
 from generator.registry import loader
 
-from ..conftest import PYPROJECT, ROOT, Run, make_project
+from ..conftest import PYPROJECT, ROOT, Run, make_project, po
 
 NO_OP = "0 files changed (no input changed since the last run)\n"
 HEAVY = ("argparse", "tomllib", "yaml", "babel", "jinja2", "generator.config")
@@ -127,7 +127,7 @@ def test_a_touched_file_stays_a_no_op_and_the_stamp_learns_its_stat(
     settle(registry)
     assert probe(project, "generate")[1].startswith(NO_OP)
     recorded = json.loads(seal.unseal((project / stamp.STAMP).read_bytes()) or b"null")
-    size, mtime, _ = recorded["inputs"][str(registry)]
+    size, mtime, _, _ = recorded["inputs"][str(registry)]
     assert (size, mtime) == (registry.stat().st_size, registry.stat().st_mtime_ns)
 
 
@@ -878,3 +878,36 @@ def test_a_link_to_a_huge_tree_ends_the_walk_and_the_shortcut(
     monkeypatch.setattr(stamp, "TREE_LIMIT", 5)
     assert stamp._files("tree", str(templates)) == [str(templates)]
     assert stamp._entry(str(templates), None) is None
+
+
+@pytest.mark.parametrize("edited", ["po", "mo", "page"])
+def test_an_edit_that_keeps_size_and_mtime_is_not_missed(
+    run: Run, translated: Path, edited: str
+) -> None:
+    """Issue 49: a file edited without changing its size and given its mtime back (``cp
+    -p``, ``rsync -t``, ``touch -r``) was missed by generate ("no input changed") while
+    check called the MO file stale and sent the user back to generate: a loop. Such an
+    edit still changes the file's ctime, which the stamp records too."""
+    (translated / "pyproject.toml").write_text(PYPROJECT + "site = 'site'\n", "utf-8")
+    (translated / "site").mkdir()
+    assert run("generate", cwd=translated).code == 0
+    settle(*[p for p in translated.rglob("*") if p.is_file()])
+    assert run("generate", cwd=translated).out == NO_OP  # the stamp trusts every stat now
+    target = {
+        "po": po(translated, "de"),
+        "mo": translated / "demo_errors/locales/de/LC_MESSAGES/messages.mo",
+        "page": translated / "site/docs/en/codes/door_closed.md",
+    }[edited]
+    info = target.stat()
+    data = target.read_bytes()
+    if edited == "po":
+        data = data.replace("Die Tür ist zu.".encode(), "Die Tür ist ab.".encode())
+    else:
+        data = data[:-1] + (b"x" if data[-1:] != b"x" else b"y")
+    target.write_bytes(data)
+    os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert target.stat().st_size == info.st_size
+    generated = run("generate", cwd=translated)
+    assert generated.code == 0 and generated.out != NO_OP, generated.out
+    checked = run("check", cwd=translated)
+    assert checked.code == 0, checked.out + checked.err
