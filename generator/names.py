@@ -21,10 +21,14 @@ def one_line(text: str) -> str:
 
 
 def in_comment(text: str) -> str:
-    """``text`` made safe inside a comment: one line, and no comment terminator of the
-    languages it is put in (``*/`` in CSS and TypeScript, ``-->`` in Markdown and HTML) that
-    would let the rest of it out of the comment."""
-    return one_line(text).replace("*/", "*\\/").replace("-->", "--\\>")
+    """``text`` made safe inside a comment of every syntax errorbook writes: one line (``#``
+    comments of Python, YAML and PO files), no ``*/`` (CSS, TypeScript), and no two hyphens
+    in a row (HTML ends a comment at ``-->`` and at ``--!>`` too, and refuses ``<!--`` in
+    one: with no ``--`` at all, none of them can be written)."""
+    text = one_line(text).replace("*/", "*\\/")
+    while "--" in text:
+        text = text.replace("--", "-\\-")
+    return text
 
 
 def header(source: str) -> str:
