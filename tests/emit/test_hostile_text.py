@@ -38,3 +38,42 @@ def test_a_registry_path_cannot_close_the_header_comment(run: Run, tmp_path: Pat
         ends = [at for at in (line.find("-->", 4), line.find("--!>", 4)) if at >= 0]
         assert min(ends) == len(line) - 3, line
     assert run("check", cwd=root).code == 0
+
+
+def test_a_translated_code_title_stays_text_in_the_built_page(run: Run, tmp_path: Path) -> None:
+    """A translator's msgstr of CODE.title reached the page's <title> and Material's search
+    index unescaped: '</title><script>...' ran script on the code's page."""
+    import html
+    import json
+    import shutil
+
+    from ..conftest import MINIMAL, ROOT, po, translate
+
+    titled = MINIMAL.replace(
+        "    message: The door is closed.\n",
+        "    message: The door is closed.\n    title: Door closed\n",
+    )
+    root = make_project(tmp_path / "p", titled)
+    (root / "pyproject.toml").write_text(SITE.format(registry="codes.yaml"), "utf-8")
+    (root / "site").mkdir()
+    shutil.copy2(ROOT / "site" / "mkdocs.base.yml", root / "site" / "mkdocs.base.yml")
+    assert run("generate", cwd=root).code == 0
+    hostile = "</title><script>alert(1)</script> &lt;b&gt; <img src=x onerror=alert(2)>"
+    translate(po(root, "de", "docs"), {"layer.front.title": "Vorne"})  # German is published
+    translate(po(root, "de"), {"DOOR_CLOSED.title": hostile})
+    assert run("generate", cwd=root).code == 0
+    built = run("site", "build", cwd=root)
+    assert built.code == 0, built.err
+    page = (root / "site" / "build" / "de" / "codes" / "door_closed" / "index.html").read_text(
+        "utf-8"
+    )
+    head = page[page.index("<title>") : page.index("</title>") + 8]
+    assert head.count("<") == 2, head  # <title> and </title>: the text is text
+    assert html.unescape(head[7:-8]).startswith(f"DOOR_CLOSED: {hostile} - "), head
+    assert "<script>alert(1)" not in page and "onerror=alert(2)>" not in page
+    index = json.loads(
+        (root / "site" / "build" / "de" / "search" / "search_index.json").read_text("utf-8")
+    )
+    for doc in index["docs"]:
+        assert "<script" not in doc["title"] and "<img" not in doc["title"], doc["title"]
+        assert "<script>alert" not in doc["text"] and "<img src=x" not in doc["text"]

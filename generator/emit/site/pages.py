@@ -9,6 +9,7 @@ language, marked as such.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import unicodedata
@@ -642,6 +643,14 @@ def yaml_json(value: object) -> str:
     return _NOT_YAML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
+def title_json(value: object) -> str:
+    """A page's ``title`` for its front matter: MkDocs themes put ``page.meta.title`` and
+    ``page.title`` into the HTML as they are (Material's ``<title>``, the navigation, the
+    search index), so the title is written as HTML text, its ``&``, ``<`` and ``>`` as
+    character references, and reads as itself in every one of them."""
+    return yaml_json(html.escape(str(value), quote=False))
+
+
 def _kept(cache: PageCache, path: str, key: str) -> bytes | None:
     """The page as on disk, if the last run made it from the same inputs and nobody has
     changed it since."""
@@ -945,4 +954,5 @@ def _context(
         "lang": page.lang,
         "source": page.source,
         "json": yaml_json,
+        "title_json": title_json,
     }
