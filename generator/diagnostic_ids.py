@@ -74,6 +74,8 @@ IDS: dict[str, str] = {
     "E-FIELD-OUT-OF-RANGE": "A code's integer value for a declared field lies outside its range.",
     # Names of codes, layers, limits and adapters
     "E-NAME-DUPLICATE": "Two entries of one section have the same name.",
+    "E-NAME-CODE-CONTROL": "A code name holds a control, format or separator character.",
+    "E-NAME-CODE-FILE-NAME": "A code name makes a page file name longer than file systems allow.",
     "E-NAME-ID": "A layer, limit or adapter id is not a lower-case identifier.",
     "E-NAME-CODE-CASE": "A code name is not written in SCREAMING_SNAKE_CASE.",
     "E-NAME-CODE-KEYWORD": "A code name is a Python keyword once lower-cased.",

@@ -89,15 +89,21 @@ def slug(name: str) -> str:
     case, any character outside [a-z0-9_.-] as '-', and 'code-' in front of one that does not
     start with a letter or digit (MkDocs leaves out files whose names start with '.', and
     such a name is easily mistaken for a hidden or private file), or that is the name of a
-    page the codes folder has already (``index``, the table of all codes)."""
+    page the codes folder has already (``index``, the table of all codes), or a device of
+    Windows (``nul``, ``com1``: see DEVICES)."""
     result = _NOT_SLUG.sub("-", name.lower())
-    if not result[:1].isalnum() or result in TAKEN_SLUGS:
+    if not result[:1].isalnum() or result in TAKEN_SLUGS or result.split(".")[0] in DEVICES:
         result = "code-" + result
     return result
 
 
 #: Page names the site's codes folder uses itself: a code of that name gets 'code-' in front.
 TAKEN_SLUGS = ("index",)
+#: Names Windows keeps for devices, whatever extension follows them ('nul.md' is the device
+#: NUL): a page named so cannot be created or checked out there, so it gets 'code-' too.
+DEVICES = frozenset(
+    ["con", "prn", "aux", "nul"] + [f"{port}{n}" for port in ("com", "lpt") for n in range(1, 10)]
+)
 
 #: The last part of the msgctxt of a code's title in the messages catalogs, ``DISK.title``
 #: beside the message's ``DISK``. The validator refuses a sub-code of that name (possible

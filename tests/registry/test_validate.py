@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -318,3 +319,40 @@ def test_a_title_with_a_line_break_or_tab_is_refused_at_its_character(title: str
     line = text.splitlines().index(f'  title: "{title}"') + 1
     found = _marks(text)
     assert [(n, i) for n, _, i in found] == [(line, "E-META-TITLE-LINE-BREAK")]
+
+
+def _named(name: str, pattern: str = "[^.]+", max_length: int = 250) -> str:
+    """MINIMAL with DOOR_CLOSED renamed, under a permissive naming rule."""
+    rule = f"  naming: {{pattern: '{pattern}', max_length: {max_length}}}\n"
+    text = MINIMAL.replace("  version: 1.2.0\n", "  version: 1.2.0\n" + rule, 1)
+    return text.replace("DOOR_CLOSED", json.dumps(name))
+
+
+@pytest.mark.parametrize("name", ["DOOR\nCLOSED", "DOOR\x00", "DOOR\x04", "DO\u2028OR", "D\u202eR"])
+def test_a_name_refuses_control_characters_whatever_the_pattern(name: str) -> None:
+    """A permissive pattern let a line break, NUL or U+0004 into a name: generate exited 0,
+    check then called a page stale, and msgfmt refused the catalogs."""
+    problems = _problems(_named(name))
+    assert any("[E-NAME-CODE-CONTROL]" in p for p in problems), problems
+
+
+def test_a_name_whose_files_would_not_fit_is_refused() -> None:
+    """max_length up to 250 was accepted, but a 238-character name made the page's
+    temporary file name longer than 255 bytes: validate passed, generate stopped half way."""
+    problems = _problems(_named("D" * 238))
+    assert any("[E-NAME-CODE-FILE-NAME]" in p for p in problems), problems
+    problems = _problems(_named("D" * 218))  # d...d.md, 221 bytes: one too many
+    assert any("[E-NAME-CODE-FILE-NAME]" in p for p in problems), problems
+    load_registry_text(_named("D" * 217), "codes.yaml")  # 220 bytes and 35 more: 255
+
+
+@pytest.mark.parametrize("name", ["NUL", "con", "COM1", "Lpt9", "Aux"])
+def test_a_device_name_of_windows_gets_a_page_of_another_name(name: str) -> None:
+    """Codes named NUL, CON, COM1 got pages nul.md and con.md, which Windows can neither
+    create nor check out."""
+    registry = load_registry_text(_named(name), "codes.yaml")
+    from generator.registry.model import DEVICES, slug
+
+    (code,) = [c for c in registry.codes if c.name == name]
+    assert slug(code.name).split(".")[0] not in DEVICES
+    assert slug(code.name) == "code-" + name.lower()

@@ -12,10 +12,14 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from ...diagnostics import Diagnostics, Mark
+from ...names import TEMPORARY_EXTRA, one_line
 from ..fields import IDENTIFIER, Fields, entries
 from ..loader import Mapping, Node, Scalar
 from ..model import TITLE_PART, identifier, slug
 from ..suggest import closest, suggest
+
+#: The longest file name, in bytes, that common file systems allow (ext4, APFS, NTFS).
+MAX_FILE_NAME = 255
 
 CODE_NAME = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*\Z")
 
@@ -129,6 +133,16 @@ def code_name_ok(
     naming = naming or Naming()
     taken = set() if taken is None else taken
     name = key.value
+    hidden = next((char for char in name if not char.isprintable()), None)
+    if hidden is not None:
+        found.error(
+            "E-NAME-CODE-CONTROL",
+            key.mark,
+            f"code name '{one_line(name)}' holds the character U+{ord(hidden):04X}, which "
+            "no name may hold (a control, format or separator character)",
+            "remove it; names are written into catalogs, code and file names, on one line",
+        )
+        return False
     parts = name.split(".")
     wrong = next((part for part in parts if not naming.fits(part)), None)
     if wrong is not None:
@@ -176,6 +190,22 @@ def code_name_ok(
             "choose a shorter name"
             if naming.max_length >= MAX_NAMING_LENGTH
             else "choose a shorter name, or raise 'registry.naming.max_length'",
+        )
+        return False
+    page = slug(name) + ".md"
+    if len(page.encode("utf-8")) + TEMPORARY_EXTRA > MAX_FILE_NAME:
+        found.error(
+            "E-NAME-CODE-FILE-NAME",
+            key.mark,
+            f"code name '{name}' makes a page named {page}, {len(page.encode('utf-8'))} bytes "
+            f"long: with errorbook's temporary files beside it, more than the {MAX_FILE_NAME} "
+            "bytes a file name may have",
+            "choose a shorter name"
+            + (
+                ""
+                if naming.max_length == MAX_CODE_LENGTH
+                else ", or lower 'registry.naming.max_length'"
+            ),
         )
         return False
     return True
