@@ -44,6 +44,14 @@ def members(names: object, enum: str) -> str:
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
+def ts_key(key: object) -> str:
+    """A property name of a JavaScript object literal, as written (``NAME`` or ``"NAME"``),
+    that stays an own property: ``__proto__:`` in a literal sets the object's prototype
+    instead, so that one name is written as a computed key, which never does."""
+    text = str(key)
+    return '["__proto__"]' if text in ("__proto__", '"__proto__"') else text
+
+
 def json_literal(value: object) -> str:
     """A JSON (and JavaScript/TypeScript) literal: registry text stays a string."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
@@ -196,6 +204,7 @@ def environment(overrides: Path | None = None) -> jinja2.Environment:
     )
     env.filters["py"] = py_literal
     env.filters["json"] = json_literal
+    env.filters["ts_key"] = ts_key
     env.filters["members"] = members
     env.filters["json_pretty"] = json_pretty
     env.filters["yaml"] = yaml_document

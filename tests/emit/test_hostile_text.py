@@ -77,3 +77,51 @@ def test_a_translated_code_title_stays_text_in_the_built_page(run: Run, tmp_path
     for doc in index["docs"]:
         assert "<script" not in doc["title"] and "<img" not in doc["title"], doc["title"]
         assert "<script>alert" not in doc["text"] and "<img src=x" not in doc["text"]
+
+
+def test_a_code_named_proto_stays_a_code_in_typescript(run: Run, tmp_path: Path) -> None:
+    """A code named __proto__ (a naming rule such as [A-Za-z_][A-Za-z0-9_]* allows it) was
+    written as '"__proto__": {...}' in the CODES literal, which sets the prototype: the
+    TypeScript module said it was no code, while Python knew it."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    import pytest
+
+    from ..conftest import MINIMAL, ROOT
+
+    tsc = ROOT / "ts" / "node_modules" / ".bin" / "tsc"
+    if not tsc.exists() or shutil.which("node") is None:
+        if os.environ.get("CI"):
+            pytest.fail("`make ts-test` installs TypeScript before the Python tests run")
+        pytest.skip("TypeScript is not installed (run `make ts-test`)")
+    rule = "  naming: {pattern: '[A-Za-z_][A-Za-z0-9_]*'}\n"
+    text = MINIMAL.replace("  version: 1.2.0\n", "  version: 1.2.0\n" + rule, 1)
+    root = make_project(tmp_path / "p", text.replace("DOOR_CLOSED", "__proto__"))
+    (root / "pyproject.toml").write_text(
+        "[tool.errorbook]\nregistry = 'codes.yaml'\ntypescript-out = 'ts'\n", "utf-8"
+    )
+    assert run("generate", cwd=root).code == 0
+    folder = next((root / "ts").iterdir())
+    built = subprocess.run(
+        [str(tsc), "--strict", "--target", "es2022", "--module", "es2022",
+         "--moduleResolution", "bundler", "--outDir", str(tmp_path / "js"),
+         str(folder / "index.ts")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stdout
+    script = (
+        "import * as m from './index.js';\n"
+        "console.log(JSON.stringify([Object.hasOwn(m.CODES, '__proto__'), "
+        "m.isErrorCode('__proto__'), Object.getPrototypeOf(m.CODES) === Object.prototype, "
+        "Object.keys(m.CODES).sort()]));\n"
+    )
+    (tmp_path / "js" / "check.mjs").write_text(script, "utf-8")
+    (tmp_path / "js" / "package.json").write_text('{"type": "module"}', "utf-8")
+    shown = subprocess.run(
+        ["node", "check.mjs"], capture_output=True, text=True, cwd=tmp_path / "js"
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == [True, True, True, ["ITEMS_REFUSED", "__proto__"]]

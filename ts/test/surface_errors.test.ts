@@ -289,3 +289,15 @@ test("null parameters are no parameters, as Python's params=None", () => {
   assert.equal(sent.ok ? sent.result.error.code : sent.error.code, "NOT_CONFIGURED");
   assert.throws(() => message("PERMISSION_DENIED", "de", none), /missing placeholder 'action'/);
 });
+
+test("a locale named after an Object.prototype member falls back like any unknown locale", () => {
+  // An Accept-Language header can carry "constructor": a lookup that found
+  // Object.prototype.constructor threw "function is not iterable" (issue 49).
+  for (const tag of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "constructor-DE"]) {
+    assert.deepEqual(fallbackChain(tag), ["en"], tag);
+    assert.equal(message("LLM_TIMEOUT", tag, { seconds: 60 }), message("LLM_TIMEOUT", "en", { seconds: 60 }));
+    assert.equal(title("PERMISSION_DENIED", tag), title("PERMISSION_DENIED", "en"));
+    const sent = failure("LLM_TIMEOUT", { seconds: 60 }, { locale: tag });
+    assert.ok(sent.ok === false || sent.ok === true);
+  }
+});

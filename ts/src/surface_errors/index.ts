@@ -808,7 +808,7 @@ function parse(tag: string): Parsed | null {
 
 function scriptOf(language: string, script: string | null, region: string | null): string | null {
   if (script !== null) return script;
-  const [fallback, regions] = SCRIPTS[language] ?? ["", {}];
+  const [fallback, regions] = (Object.prototype.hasOwnProperty.call(SCRIPTS, language) ? SCRIPTS[language] : undefined) ?? ["", {}];
   return (Object.prototype.hasOwnProperty.call(regions, region ?? "") ? regions[region ?? ""] : fallback) || null;
 }
 
