@@ -25,6 +25,10 @@ from .. import inputs
 from ..diagnostics import Diagnostics, InvalidInput, Mark
 
 NAME = re.compile(r"[A-Za-z0-9_-]([A-Za-z0-9_.-]*[A-Za-z0-9_-])?\Z")
+#: The files a language's built site holds at its top besides its pages: a page of one of these
+#: names would be built as a folder of that name (sitemap.xml/index.html), and MkDocs stops
+#: with FileExistsError when it writes its own file there (compared without case, as macOS does).
+BUILT = frozenset({"sitemap.xml", "sitemap.xml.gz", "index.html", "404.html"})
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -56,6 +60,15 @@ def _page(path: Path, mark: Mark, limit: int, problems: Diagnostics) -> str | No
             "and navigation",
             f"rename it to {suggested_name(path.stem)}.md: a page name holds only letters "
             "A-Z and a-z, digits, '-', '_' and '.', and does not end in '.'",
+        )
+        return None
+    if path.stem.lower() in BUILT:
+        problems.error(
+            "E-SITE-PAGE-CLASH",
+            mark,
+            f"the page name '{path.stem}' is the name of a file MkDocs writes at "
+            "the top of every language's site, so the build would stop",
+            f"rename the page, such as to {path.stem.replace('.', '-')}-page.md",
         )
         return None
     if path.is_dir():  # checked again by inputs.read; this says it in a page's terms

@@ -94,6 +94,18 @@ def test_a_page_name_that_is_no_plain_address_is_refused_with_a_fix(
     assert "rename it" in err
 
 
+@pytest.mark.parametrize("name", ["sitemap.xml.md", "index.html.md", "Sitemap.xml.gz.md", "404.html.md"])
+def test_a_page_named_as_a_file_mkdocs_writes_is_refused(
+    run: Run, tmp_path: Path, name: str
+) -> None:
+    """A page named sitemap.xml.md passed generate and check, then every language's build
+    stopped with MkDocs' FileExistsError traceback."""
+    root = site_project(tmp_path)
+    add_page(root, name, "# Mine\n")
+    err = assert_refused(run, root, f"site/pages/{name}:1:1: error:", "[E-SITE-PAGE-CLASH]")
+    assert "rename the page" in err
+
+
 def test_the_mkdocs_configuration_is_serialized_whatever_a_page_title_holds(
     run: Run, tmp_path: Path
 ) -> None:
