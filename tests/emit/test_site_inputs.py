@@ -94,7 +94,9 @@ def test_a_page_name_that_is_no_plain_address_is_refused_with_a_fix(
     assert "rename it" in err
 
 
-@pytest.mark.parametrize("name", ["sitemap.xml.md", "index.html.md", "Sitemap.xml.gz.md", "404.html.md"])
+@pytest.mark.parametrize(
+    "name", ["sitemap.xml.md", "index.html.md", "Sitemap.xml.gz.md", "404.html.md"]
+)
 def test_a_page_named_as_a_file_mkdocs_writes_is_refused(
     run: Run, tmp_path: Path, name: str
 ) -> None:
