@@ -55,12 +55,14 @@ WHO = "errorbook site build"  # how its messages start
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
 STAGING_PREFIX = "errorbook-site-"
 LOCK = ".lock"  # in each staging folder, flock-ed while its run lasts
-#: In a folder an ``--out`` build made: what says the languages' folders and index.html in
-#: it are errorbook's to replace, the next time.
+#: In a folder an ``--out`` build made: the list of the files that build wrote, after
+#: OUT_MARK_TEXT. The next build replaces them, and refuses the folder if it holds a file
+#: the list does not name: a file of that name alone (``touch``) proves nothing.
 OUT_MARK = ".errorbook-site"
 OUT_MARK_TEXT = (
     "This folder holds a site errorbook built (errorbook site build --out); the next such\n"
     "build replaces each language's folder and index.html in it, and nothing else.\n"
+    "The files it wrote, one a line:\n"
 )
 #: The members of the report --json writes: a file that has them is one to write again.
 REPORT_KEYS = frozenset({"seconds", "jobs", "staging", "builds", "mirror"})
@@ -369,7 +371,9 @@ def overlap(site: Path, target: Path, staging: Path | None) -> str | None:
     return None
 
 
-def foreign_output(out: Path | None, staging: Path | None, report: Path | None) -> str | None:
+def foreign_output(
+    out: Path | None, staging: Path | None, report: Path | None, languages: Sequence[str] = ()
+) -> str | None:
     """Why ``--out``, ``--staging`` or ``--json`` would touch what errorbook did not write,
     or None. Checked before anything is built.
 
@@ -379,11 +383,13 @@ def foreign_output(out: Path | None, staging: Path | None, report: Path | None) 
     build wrote; ``--staging`` must be a folder, if it exists."""
     if out is not None and (out.is_symlink() or (out.exists() and not out.is_dir())):
         return f"--out {out} is not a folder; give a new or empty folder"
-    if out is not None and out.is_dir() and not (out / OUT_MARK).is_file() and any(out.iterdir()):
-        return (
-            f"--out {out} holds files errorbook did not build, which the build would "
-            "replace or delete; give a new or empty folder"
-        )
+    if out is not None and out.is_dir() and any(out.iterdir()):
+        stranger = _not_built(out, languages)
+        if stranger is not None:
+            return (
+                f"--out {out} holds {stranger}, which errorbook did not build and the build "
+                "would replace or delete; give a new or empty folder"
+            )
     if staging is not None and (
         staging.is_symlink() or (staging.exists() and not staging.is_dir())
     ):
@@ -396,14 +402,49 @@ def foreign_output(out: Path | None, staging: Path | None, report: Path | None) 
     return None
 
 
-def _mark(path: Path) -> None:
-    """Write the --out folder's mark, unless it is there already. Where it cannot be written
-    (a folder someone made in its place), the next --out build into the folder refuses it,
-    which says why."""
-    text = OUT_MARK_TEXT.encode("utf-8")
+def _files(out: Path, languages: Sequence[str]) -> list[str]:
+    """Every file and link a build into ``out`` replaces (under its languages' folders, and
+    its index.html), as paths relative to ``out``."""
+    found = []
+    for name in ["index.html", *languages]:
+        path = out / name
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            found.append(name)  # a link or a file where the build puts its own: replaced
+            continue
+        for here, folders, files in os.walk(path):
+            base = Path(here).relative_to(out)
+            links = [name for name in folders if (Path(here) / name).is_symlink()]
+            found += [(base / name).as_posix() for name in [*files, *links]]
+    return sorted(found)
+
+
+def _not_built(out: Path, languages: Sequence[str]) -> str | None:
+    """The first file the build would replace or delete that the folder's mark does not
+    list as one errorbook built (the mark itself, when it is not errorbook's), or None."""
+    mark = out / OUT_MARK
+    try:
+        data = mark.read_bytes() if mark.is_file() and not mark.is_symlink() else b""
+    except OSError:
+        data = b""
+    head = OUT_MARK_TEXT.encode("utf-8")
+    if not data.startswith(head):
+        if mark.exists() or mark.is_symlink():
+            return f"{OUT_MARK} (not the list errorbook writes)"
+        return next((entry.name for entry in sorted(out.iterdir())), None)
+    listed = set(data[len(head) :].decode("utf-8", "replace").splitlines())
+    return next((name for name in _files(out, languages) if name not in listed), None)
+
+
+def _mark(out: Path, languages: Sequence[str]) -> None:
+    """Write the --out folder's mark: the files the build put in its languages' folders and
+    index.html. Where it cannot be written (a folder someone made in its place), the next
+    --out build into the folder refuses it, which says why."""
+    listed = "".join(f"{name}\n" for name in _files(out, languages))
+    data = OUT_MARK_TEXT.encode("utf-8") + listed.encode("utf-8")
+    path = out / OUT_MARK
     with contextlib.suppress(OSError):
-        if path.is_symlink() or not path.is_file() or path.read_bytes() != text:
-            _write(path, text)
+        if path.is_symlink() or not path.is_file() or path.read_bytes() != data:
+            _write(path, data)
 
 
 def _a_report(path: Path) -> bool:
@@ -485,7 +526,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = args.staging.resolve() if args.staging is not None else None
     report = args.json.absolute() if args.json is not None else None
     mine = None if whole else args.out.absolute()
-    if problem := overlap(site, target, chosen) or foreign_output(mine, chosen, report):
+    if problem := overlap(site, target, chosen) or foreign_output(mine, chosen, report, languages):
         print(f"{WHO}: {problem}")
         return 2
     start = time.perf_counter()
@@ -522,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "right.")  # fmt: skip
             else:
                 if not whole:
-                    _mark(target / OUT_MARK)
+                    _mark(target, languages)
                 print(f"{WHO}: {target}: {published.written} files written, "
                       f"{published.unchanged} unchanged, {published.removed} removed")  # fmt: skip
     finally:

@@ -260,15 +260,11 @@ def test_a_rebuild_rewrites_only_what_changed_and_removes_what_is_gone(
     site, out, staging = root / "site", tmp_path / "out", tmp_path / "staging"
     assert _build(site, "--out", str(out), "--staging", str(staging)).returncode == 0
     (out / "unrelated.txt").write_text("someone else's file", "utf-8")  # --out: not ours
-    (out / "en" / "stale.html").write_text("a page the site no longer has", "utf-8")
-    (out / "en" / "old-folder").mkdir()
-    (out / "en" / "old-folder" / "index.html").write_text("gone too", "utf-8")
     before = _snapshot(out)
     timings = tmp_path / "timings.json"
     done = _build(site, "--out", str(out), "--staging", str(staging), "--json", str(timings))
     assert done.returncode == 0, done.stdout + done.stderr
     after = _snapshot(out)
-    assert "en/stale.html" not in after and not (out / "en" / "old-folder").exists()
     assert after["unrelated.txt"] == before["unrelated.txt"]
     kept = {name for name in after if name in before}
     assert kept == set(after)  # nothing new appeared
@@ -279,7 +275,7 @@ def test_a_rebuild_rewrites_only_what_changed_and_removes_what_is_gone(
     import json
 
     mirror = json.loads(timings.read_text("utf-8"))["mirror"]
-    assert mirror["written"] == 0 and mirror["removed"] == 2
+    assert mirror["written"] == 0 and mirror["removed"] == 0
     assert mirror["unchanged"] == len(after) - 2  # all but unrelated.txt and the --out mark
     assert (out / site_build.OUT_MARK).is_file()
 
@@ -293,6 +289,34 @@ def test_a_rebuild_rewrites_only_what_changed_and_removes_what_is_gone(
     assert "en/search/search_index.json" in changed
     assert "en/index.html" not in changed  # the home page did not change: not rewritten
     assert list(staging.iterdir()) == []
+
+
+def test_an_out_build_removes_only_what_it_built(run: Run, tmp_path: Path) -> None:
+    """A file named .errorbook-site (an empty one made with touch would do) was taken as
+    proof that --out was errorbook's folder, and every file of DIR/<lang>/ the build did not
+    make was deleted: someone's DIR/en/thesis.txt was gone. The mark lists what a build
+    wrote; a page the site dropped goes, a file nobody built stops the build."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    site, out, staging = root / "site", tmp_path / "out", tmp_path / "staging"
+    (out / "en").mkdir(parents=True)
+    (out / "en" / "thesis.txt").write_text("three years of work", "utf-8")
+    (out / site_build.OUT_MARK).touch()
+    refused = _build(site, "--out", str(out), "--staging", str(staging))
+    assert refused.returncode == 2 and "did not build" in refused.stdout, refused.stdout
+    assert (out / "en" / "thesis.txt").read_text("utf-8") == "three years of work"
+    fresh = tmp_path / "fresh"
+    (site / "pages" / "old.md").write_text("# Old\n", "utf-8")
+    assert run("generate", cwd=root).code == 0
+    assert _build(site, "--out", str(fresh), "--staging", str(staging)).returncode == 0
+    assert (fresh / "en" / "old" / "index.html").is_file()
+    (site / "pages" / "old.md").unlink()
+    assert run("generate", cwd=root).code == 0
+    assert _build(site, "--out", str(fresh), "--staging", str(staging)).returncode == 0
+    assert not (fresh / "en" / "old").exists()  # errorbook built it: it goes
+    (fresh / "en" / "thesis.txt").write_text("mine", "utf-8")
+    refused = _build(site, "--out", str(fresh), "--staging", str(staging))
+    assert refused.returncode == 2 and "en/thesis.txt" in refused.stdout, refused.stdout
+    assert (fresh / "en" / "thesis.txt").read_text("utf-8") == "mine"
 
 
 def test_the_site_build_folder_keeps_only_published_languages(run: Run, tmp_path: Path) -> None:
