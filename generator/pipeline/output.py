@@ -816,10 +816,12 @@ def _write(
     if refused:
         raise OutputError(in_the_way(refused))
     _sweep({(root / name).parent for name in files})
-    # The manifest goes last: until every file is in place, the previous manifest still
-    # names what a rerun has to finish or clean up.
-    statuses.sort(key=lambda st: st.path == MANIFEST)
     result: list[FileStatus] = []
+    if every and MANIFEST in files:
+        _announce(root, files, listed, statuses)
+    # The manifest goes last: until every file is in place, the previous manifest (with
+    # what _announce added) still names what a rerun has to finish or clean up.
+    statuses.sort(key=lambda st: st.path == MANIFEST)
     for status in statuses:
         if status.status in ("unchanged", "left"):
             result.append(status)
@@ -842,6 +844,34 @@ def _write(
             FileStatus(status.path, "created" if status.status == "missing" else "updated")
         )
     return result
+
+
+def _announce(
+    root: Path,
+    files: Mapping[str, Output],
+    listed: Mapping[str, int],
+    statuses: list[FileStatus],
+) -> None:
+    """Before a file the last manifest does not list is created, list it: a run stopped
+    between the two then leaves a manifest that names it. An MO file has no header to prove
+    it errorbook's, so without its line a rerun would refuse it as another tool's. What the
+    last manifest lists stays listed until the final manifest replaces this one, so a rerun
+    still removes what this run was to remove. A file that a stopped run only announced is
+    not there, and a rerun makes it."""
+    final = files[MANIFEST]
+    new = [s.path for s in statuses if s.status == "missing" and s.path not in listed]
+    if not isinstance(final, bytes) or not [name for name in new if name != MANIFEST]:
+        return
+    head = final.split(b"\n", 1)[0].decode("utf-8")
+    lines = sorted({*listed, *(name for name in files if name != MANIFEST)})
+    interim = ("\n".join([head, *lines]) + "\n").encode("utf-8")
+    try:
+        _replace(root / MANIFEST, interim)
+    except OSError as exc:
+        raise OutputError(
+            f"{MANIFEST}: cannot write: {exc.strerror or exc}. No file was changed; free "
+            "the space or fix the permissions, then run `errorbook generate` again"
+        ) from None
 
 
 def _done(result: list[FileStatus]) -> str:

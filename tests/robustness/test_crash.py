@@ -50,6 +50,7 @@ def versions(tmp_path: Path) -> tuple[Path, dict[str, bytes], dict[str, bytes], 
         MINIMAL.replace("The door is closed.", "The door is shut.")
         .replace("Nobody is let in.", "Nobody gets in.")
         .replace("DOOR_CLOSED", "DOOR_SHUT")
+        .replace("locales: [de]", "locales: [de, pl]")  # a new MO file, which has no header
     )
     built = {}
     for name, text in (("a", MINIMAL), ("b", b_text)):
@@ -188,3 +189,88 @@ def test_too_many_locales_and_codes(monkeypatch: pytest.MonkeyPatch) -> None:
         in info.value.diagnostics.render()
     )
     assert "1 target locales are more than the 0 allowed" in info.value.diagnostics.render()
+
+
+def _stopped_at(
+    root: Path, monkeypatch: pytest.MonkeyPatch, run: Run, point: int
+) -> tuple[int, int]:
+    """Generate in ``root`` with the ``point``-th write failing (a full disk there), as a
+    run stopped at that point leaves the project; how many writes were tried, and the exit."""
+    real = output._replace
+    calls = {"n": 0}
+
+    def failing(path: Path, data: bytes) -> None:
+        if output.CACHE_FOLDER not in path.parts:  # a cache not written costs only time
+            calls["n"] += 1
+            if calls["n"] == point:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data)
+
+    monkeypatch.setattr(output, "_replace", failing)
+    try:
+        code = run("generate", cwd=root).code
+    finally:
+        monkeypatch.setattr(output, "_replace", real)
+    return calls["n"], code
+
+
+def test_a_new_locale_stopped_before_the_manifest_is_finished_by_a_rerun(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_project(tmp_path / "p", MINIMAL)
+    assert run("generate", cwd=root).code == 0
+    (root / "codes.yaml").write_text(MINIMAL.replace("locales: [de]", "locales: [de, pl]"))
+    real = output._replace
+    mo = root / "demo_errors" / "locales" / "pl" / "LC_MESSAGES" / "messages.mo"
+
+    def no_manifest(path: Path, data: bytes) -> None:
+        if path.name == output.MANIFEST and mo.exists():  # the MO file is in place
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(path, data)
+
+    monkeypatch.setattr(output, "_replace", no_manifest)
+    assert run("generate", cwd=root).code == 1
+    monkeypatch.setattr(output, "_replace", real)
+    assert mo.exists()
+    rerun = run("generate", cwd=root)
+    assert rerun.code == 0, rerun.err
+    assert run("check", cwd=root).code == 0
+
+
+def test_a_run_stopped_at_any_write_is_finished_by_a_rerun(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every point a generate can stop at (each write in turn failing), for a change that
+    adds a locale, renames a code and so removes its files: the rerun finishes the job."""
+    site = "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'site'\n"
+    b_text = MINIMAL.replace("locales: [de]", "locales: [de, pl]").replace(
+        "DOOR_CLOSED", "DOOR_SHUT"
+    )
+    clean = make_project(tmp_path / "clean", b_text)
+    (clean / "pyproject.toml").write_text(site, "utf-8")
+    (clean / "site").mkdir()
+    assert run("generate", cwd=clean).code == 0
+    after = snapshot(clean)
+    base = make_project(tmp_path / "base", MINIMAL)
+    (base / "pyproject.toml").write_text(site, "utf-8")
+    (base / "site").mkdir()
+    assert run("generate", cwd=base).code == 0
+    point, stuck = 1, []
+    while True:
+        work = tmp_path / f"stop-{point}"
+        shutil.copytree(base, work)
+        (work / "codes.yaml").write_text(b_text, "utf-8")
+        tried, code = _stopped_at(work, monkeypatch, run, point)
+        if tried < point:  # the run wrote everything: every point has been tried
+            assert code == 0
+            break
+        assert code == 1
+        rerun = run("generate", cwd=work)
+        if rerun.code != 0 or run("check", cwd=work).code != 0:
+            stuck.append(f"stopped at write {point}: {rerun.err.strip()}")
+        elif snapshot(work) != after:
+            stuck.append(f"stopped at write {point}: the rerun's tree differs")
+        shutil.rmtree(work)
+        point += 1
+    assert point > 10  # the change writes files, so some points were tried
+    assert stuck == []
