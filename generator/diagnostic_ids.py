@@ -92,6 +92,9 @@ IDS: dict[str, str] = {
     "E-META-TITLE-LINE-BREAK": "The registry's title holds a line break or a tab; it is "
     "a one-line header field of every catalog.",
     "E-META-NAMING-PATTERN": "The registry's naming pattern is not a valid regular expression.",
+    "E-PATTERN-UNSUPPORTED": "A naming or field pattern uses what errorbook does not match in "
+    "time linear in the text (back-references, look-around, word boundaries, inline flags, "
+    "atomic groups, possessive repeats), or is too long, too deep or too large.",
     "E-META-NAMING-LENGTH": "The registry's naming max_length is outside what errorbook allows.",
     "E-META-PACKAGE": "The generated package's name is a Python keyword or errorbook's own.",
     # Locales

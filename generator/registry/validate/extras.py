@@ -9,11 +9,12 @@ declared ones (see :func:`~generator.registry.schema.code_schema`).
 
 from __future__ import annotations
 
+import functools
 import keyword
 import re
 
 from ...diagnostics import Diagnostics
-from .. import schema
+from .. import regex, schema
 from ..fields import IDENTIFIER, Fields, entries, integer_value, text_value
 from ..loader import Node, Scalar, Sequence
 from ..model import ExtraField, ExtraValue, FrozenMap
@@ -95,13 +96,20 @@ def _declaration(key: Scalar, node: Node, found: Diagnostics) -> ExtraField | No
     pattern = f.text("pattern")
     if pattern is not None:
         try:
-            re.compile(pattern)
+            compiled(pattern)
         except re.error as exc:
             found.error(
                 "E-FIELD-PATTERN-INVALID",
                 f.mark("pattern"),
                 f"the pattern of {where} is not a valid regular expression: {exc}",
                 "write a Python regular expression, such as '^[0-9A-Z]{5}$'",
+            )
+        except regex.RegexError as exc:
+            found.error(
+                "E-PATTERN-UNSUPPORTED",
+                f.mark("pattern"),
+                f"the pattern of {where} uses {exc}, which errorbook does not match",
+                regex.HINT,
             )
     low, high = f.integer("min"), f.integer("max")
     if low is not None and high is not None and low > high:
@@ -143,6 +151,10 @@ def _declaration(key: Scalar, node: Node, found: Diagnostics) -> ExtraField | No
         maximum=high,
         values=tuple(seen),
     )
+
+
+#: A field's pattern compiled once per run, however many codes it checks.
+compiled = functools.lru_cache(maxsize=256)(regex.compile)
 
 
 def read_values(
@@ -242,7 +254,7 @@ def _value(field: ExtraField, node: Node, where: str, found: Diagnostics) -> Ext
 
 
 def _matches(field: ExtraField, text: str, node: Scalar, where: str, found: Diagnostics) -> bool:
-    if field.pattern is None or re.fullmatch(field.pattern, text):
+    if field.pattern is None or compiled(field.pattern).fullmatch(text):
         return True
     found.error(
         "E-FIELD-PATTERN-MISMATCH",

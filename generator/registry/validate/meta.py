@@ -9,7 +9,7 @@ from babel import Locale, UnknownLocaleError
 
 from ...catalogs import plurals
 from ...diagnostics import Diagnostics, Mark
-from .. import schema
+from .. import regex, schema
 from ..fields import Fields, entries, text_value
 from ..loader import Mapping, Scalar
 from ..model import WIRES, Meta
@@ -270,13 +270,20 @@ def read_naming(top: Fields, found: Diagnostics) -> Naming:
     text = f.text("pattern")
     if text is not None:
         try:
-            pattern = re.compile(text)
+            pattern = regex.compile(text)
         except re.error as exc:
             found.error(
                 "E-META-NAMING-PATTERN",
                 f.mark("pattern"),
                 f"'registry.naming.pattern' is not a valid regular expression: {exc}",
                 "write a Python regular expression, such as '[A-Za-z_][A-Za-z0-9_]*'",
+            )
+        except regex.RegexError as exc:
+            found.error(
+                "E-PATTERN-UNSUPPORTED",
+                f.mark("pattern"),
+                f"'registry.naming.pattern' uses {exc}, which errorbook does not match",
+                regex.HINT,
             )
     value = f.integer("max_length")
     if value is not None:

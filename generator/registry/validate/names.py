@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ...diagnostics import Diagnostics, Mark
 from ...names import TEMPORARY_EXTRA, one_line
+from .. import regex
 from ..fields import IDENTIFIER, Fields, entries
 from ..loader import Mapping, Node, Scalar
 from ..model import TITLE_PART, identifier, slug
@@ -35,14 +36,14 @@ class Naming:
     """The registry's naming rule ('registry.naming'): a pattern each dot-separated part of
     a code name must match in full (None: SCREAMING_SNAKE_CASE) and the longest name."""
 
-    pattern: re.Pattern[str] | None = None
+    pattern: regex.Regex | None = None
     max_length: int = MAX_CODE_LENGTH
 
     def fits(self, part: str) -> bool:
         """Whether one dot-separated part of a name follows the rule."""
         if self.pattern is None:
             return CODE_NAME.match(part) is not None
-        return part != "" and self.pattern.fullmatch(part) is not None
+        return part != "" and self.pattern.fullmatch(part)
 
     def accepts(self, name: str) -> bool:
         return len(name) <= self.max_length and all(self.fits(p) for p in name.split("."))
