@@ -274,3 +274,58 @@ def test_a_run_stopped_at_any_write_is_finished_by_a_rerun(
         point += 1
     assert point > 10  # the change writes files, so some points were tried
     assert stuck == []
+
+
+#: A generate that kills itself (no handler runs, as with SIGKILL) at its ``POINT``-th
+#: rename of an output, before or after it: the temporary file is then written but not in
+#: place, or in place with nothing after it done.
+_KILLED_AT = """
+import os, sys
+from generator.cli import main
+point, after, real, calls = int(sys.argv[1]), sys.argv[2] == "after", os.replace, [0]
+def replace(source, target):
+    if ".errorbook-cache" not in str(target):
+        calls[0] += 1
+        if calls[0] == point and not after:
+            os._exit(9)
+    real(source, target)
+    if calls[0] == point and after:
+        os._exit(9)
+os.replace = replace
+sys.exit(main(["generate"]))
+"""
+
+
+def test_killed_at_any_rename_a_rerun_finishes_the_job(tmp_path: Path) -> None:
+    """A property over where a run dies: at every rename of a run that adds a locale and
+    renames a code, before and after it, the next generate exits 0 and leaves exactly what
+    a clean run leaves."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    base, _, after, b_text = versions(tmp_path)
+    clean = {k: v for k, v in after.items() if k != "codes.yaml"}
+    runs = iter(range(10**6))
+
+    @settings(max_examples=12, deadline=None, derandomize=True, database=None)
+    @given(point=st.integers(1, 40), when=st.sampled_from(["before", "after"]))
+    def killed(point: int, when: str) -> None:
+        work = tmp_path / f"killed-{next(runs)}"
+        shutil.copytree(base, work)
+        (work / "codes.yaml").write_text(b_text, "utf-8")
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        died = subprocess.run(
+            [sys.executable, "-c", _KILLED_AT, str(point), when],
+            cwd=work, env=env, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert died.returncode in (0, 9), died.stderr  # 0: fewer renames than the point
+        rerun = subprocess.run(
+            [sys.executable, "-m", "generator", "generate"],
+            cwd=work, env=env, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert rerun.returncode == 0, rerun.stderr
+        now = {k: v for k, v in snapshot(work).items() if k != "codes.yaml"}
+        assert now == clean
+        shutil.rmtree(work)
+
+    killed()
