@@ -9,6 +9,7 @@ name them), and anchors, aliases and custom tags are refused before anything is 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -184,6 +185,10 @@ def load_text(text: str, path: str) -> Node:
             "start from the example in the README: registry, layers, codes, limits, adapters",
         )
         raise InvalidInput(found)
+    if isinstance(root, Scalar):  # the whole file is one value: it may end past the input
+        mark = _clamp(root.mark, text)
+        if mark != root.mark:
+            root = dataclasses.replace(root, mark=mark)
     return root
 
 
