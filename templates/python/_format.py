@@ -8,10 +8,9 @@ that imports only the registry's data, lets envelope use i18n without i18n reach
 
 from __future__ import annotations
 
-import builtins
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from types import CodeType, FunctionType
+from operator import itemgetter
 
 from .codes import _CODES, _Text, _text
 
@@ -248,41 +247,6 @@ def fill(template: str, allowed: tuple[str, ...], params: Mapping[str, object]) 
     return "".join(parts)
 
 
-#: The most fields a template filled by compiled code has: compiling a function costs more
-#: than the square of its fields. A longer one (no message needs so many) is filled by
-#: _looped, which costs their number.
-COMPILED_FIELDS = 64
-
-
-def _looped(
-    literals: Sequence[str],
-    names: Sequence[str],
-    grouped: frozenset[str],
-    group: Callable[[int], str] | None,
-    arity: int | None,
-    isolate: bool,
-) -> Fill:
-    """What :func:`join` gives, as a loop over the fields rather than compiled code."""
-    first, pairs = literals[0], tuple(zip(names, literals[1:], strict=True))
-
-    def fill(p: Mapping[str, object]) -> str:
-        if arity is not None and len(p) != arity:
-            raise KeyError
-        out = [first]
-        for name, after in pairs:
-            value = p[name]
-            if type(value) is int and group is not None and name in grouped and abs(value) >= 1000:
-                out.append(group(value))
-            elif isolate and not (type(value) is int and name in grouped and group is not None):
-                out.append(isolated(str(value)))
-            else:
-                out.append(str(value))
-            out.append(after)
-        return "".join(out)
-
-    return fill
-
-
 def join(
     literals: Sequence[str],
     names: Sequence[str],
@@ -291,30 +255,87 @@ def join(
     arity: int | None = None,
     isolate: bool = False,
 ) -> Fill:
-    """A function that puts ``p[name]`` between the literals with one f-string; ``group``
-    writes the values of the fields named in ``grouped`` that are whole numbers of four
-    digits or more. With ``arity``, the function raises KeyError for parameters that are
-    not exactly that many, before it reads any. With ``isolate`` (the literals isolate each
-    field), each value but a whole number is written through :func:`isolated`.
+    """A function that puts ``p[name]`` between the literals, each value written as str()
+    writes it, as fill() and format_message() do (left to right, a missing name a
+    KeyError). ``group`` writes the values of the fields named in ``grouped`` that are
+    whole numbers of four digits or more. With ``arity``, the function raises KeyError for
+    parameters that are not exactly that many, before it reads any. With ``isolate`` (the
+    literals isolate each field), each value but a whole number is written through
+    :func:`isolated`.
 
-    An f-string writes each value as str() does, as fill() and format_message() do (left to
-    right, a missing name a KeyError), but does not parse the template again on every call, which is
-    most of what format_map spends on a message.
-    """
-    if not names and arity is None:
+    The literals are put together once, with ``%s`` where each field goes (and ``%%`` for
+    a percent sign of their own): filling the template is then one ``%`` of the values,
+    which writes each as str() does and reads the template in C, not once per call in
+    Python. (``str.format_map`` would parse a template's braces on every call, at about
+    twice the cost.)"""
+    if not names:
         (text,) = literals
-        return lambda p: text
-    if len(names) > COMPILED_FIELDS:
-        return _looped(literals, names, frozenset(grouped), group, arity, isolate)
-    shape = (tuple(name in grouped for name in names), arity, isolate)
-    code = _codes.get(shape)
-    if code is None:
-        code = _codes[shape] = _code(*shape)
-    values = {f"l{i}": text for i, text in enumerate(literals)}
-    values.update((f"n{i}", name) for i, name in enumerate(names))
-    consts = tuple(values.get(c, c) if c.__class__ is str else c for c in code.co_consts)
-    scope = {"g": group, "i": isolated, "__builtins__": builtins}
-    return FunctionType(code.replace(co_consts=consts), scope)
+        if arity is None:
+            return lambda p: text
+        return _counted(lambda p: text, arity)
+    form = "%s".join(text.replace("%", "%%") for text in literals)
+    numbers = tuple(i for i, name in enumerate(names) if name in grouped) if group else ()
+    if group is not None and (numbers or isolate):
+        return _written_first(form, tuple(names), numbers, group, arity, isolate)
+    if isolate:
+        return _written_first(form, tuple(names), (), str, arity, isolate)
+    if len(names) == 1:
+        name = names[0]
+
+        def one(p: Mapping[str, object]) -> str:
+            return form % (p[name],)
+
+        fill: Fill = one
+    else:
+        read: Callable[[Mapping[str, object]], tuple[object, ...]] = itemgetter(*names)
+
+        def many(p: Mapping[str, object]) -> str:
+            return form % read(p)
+
+        fill = many
+    return fill if arity is None else _counted(fill, arity)
+
+
+def _counted(fill: Fill, arity: int) -> Fill:
+    """``fill``, first raising KeyError for parameters that are not ``arity`` many."""
+
+    def counted(p: dict[str, object]) -> str:
+        if len(p) != arity:
+            raise KeyError
+        return fill(p)
+
+    return counted
+
+
+def _written_first(
+    form: str,
+    names: tuple[str, ...],
+    numbers: tuple[int, ...],
+    group: Callable[[int], str],
+    arity: int | None,
+    isolate: bool,
+) -> Fill:
+    """What :func:`join` gives for fields whose values are written before the template is
+    filled: the whole numbers of the fields at ``numbers`` grouped, and with ``isolate``
+    every other value isolated."""
+    grouped = frozenset(numbers)
+
+    def fill(p: Mapping[str, object]) -> str:
+        if arity is not None and len(p) != arity:
+            raise KeyError
+        values: list[object] = [p[name] for name in names]
+        for index in numbers:
+            value = values[index]
+            if type(value) is int and (value >= 1000 or value <= -1000):
+                values[index] = group(value)
+        if isolate:
+            values = [
+                value if index in grouped and type(value) is int else isolated(str(value))
+                for index, value in enumerate(values)
+            ]
+        return form % tuple(values)
+
+    return fill
 
 
 #: The directional isolates' marks: LRI, RLI, FSI and PDI.
@@ -340,55 +361,6 @@ def isolated(text: str) -> str:
             depth += 1
         out.append(character)
     return "".join(out) + "\u2069" * depth
-
-
-#: A grouped field in the f-string of _code: a value that is not a whole number of four
-#: digits or more is formatted as it is, without a call; ``g`` writes the others. (Two plain
-#: comparisons are a little cheaper than a chained one, which copies the value.)
-GROUPED_FIELD = "{{g(v) if type(v := p['n{0}']) is int and (v >= 1000 or v <= -1000) else v!s}}"
-#: A field of an isolating function (see join): its value written through ``i``.
-ISOLATED_FIELD = "{{i(str(p['n{0}']))}}"
-#: A grouped field of an isolating function: a whole number needs no ``i``.
-ISOLATED_GROUPED_FIELD = (
-    "{{(g(v) if v >= 1000 or v <= -1000 else v) if type(v := p['n{0}']) is int else i(str(v))}}"
-)
-#: The code of the function that fills a template, per shape of template, each compiled
-#: once: a registry's messages have few shapes.
-_codes: dict[tuple[tuple[bool, ...], int | None, bool], CodeType] = {}
-
-
-def _code(shape: tuple[bool, ...], arity: int | None, isolate: bool = False) -> CodeType:
-    """The code of the function that fills the templates whose fields are as ``shape``
-    says: one bool per field, True where its value goes through the grouping function. With
-    ``arity``, it first raises KeyError for parameters that are not that many.
-
-    Its source is written here and compiled, as dataclasses and namedtuple write theirs: a
-    function whose one f-string has exactly the template's fields, calling the grouping
-    function only for the fields that need it, is the fastest fill, and a template can have
-    any number of fields in any order. The source holds stand-ins (``l0``, ``n0``, ...)
-    where the literals and the fields' names go; :func:`join` puts each template's own in
-    their place among the code's constants. So no text of a template and no placeholder's
-    name ever enters source code, and the function reads them as constants, which is faster
-    than reading them from a closure.
-    """
-    fields = (
-        (ISOLATED_GROUPED_FIELD, ISOLATED_FIELD) if isolate else (GROUPED_FIELD, "{{p['n{0}']!s}}")
-    )
-    body = "".join(
-        fields[0 if grouped else 1].format(i) + f"l{i + 1}" for i, grouped in enumerate(shape)
-    )
-    check = "" if arity is None else f"    if len(p) != {int(arity)}:\n        raise KeyError\n"
-    namespace: dict[str, Callable[..., object]] = {}
-    exec(f'def fill(p):\n{check}    return f"l0{body}"\n', namespace)
-    code = namespace["fill"].__code__
-    # Each stand-in must be a constant of its own, or join cannot work. The compiler may add
-    # others: a long f-string is built with "".join.
-    wanted = [f"{kind}{i}" for i in range(len(shape)) for kind in "ln"] + [f"l{len(shape)}"]
-    stand_ins = set(wanted)  # a set: a template of many fields must not cost their square
-    marks = [c for c in code.co_consts if c.__class__ is str and c in stand_ins]
-    if marks != wanted:
-        raise RuntimeError(f"unexpected constants in a fill function: {code.co_consts!r}")
-    return code
 
 
 def compile_template(

@@ -108,8 +108,8 @@ def test_a_template_of_many_fields_is_filled_as_one_of_few(
     isolate: bool, group: str | None
 ) -> None:
     """A translation of 10,000 fields took seconds to compile on the first message() in its
-    language (compiling costs more than the square of the fields): past COMPILED_FIELDS a
-    template is filled by a loop, which writes exactly what the compiled function writes."""
+    language (compiling costs more than the square of the fields); filled by format_map,
+    it costs their number, and every field is written as a template of few writes it."""
     from surface_errors import _format
 
     names = ["n", "t"] * 20
@@ -117,14 +117,62 @@ def test_a_template_of_many_fields_is_filled_as_one_of_few(
     grouping = None if group is None else (lambda v: format(v, ",").replace(",", "."))
     params: dict[str, object] = {"n": 1234567, "t": Shown("x\u2069")}
     grouped = frozenset() if group is None else frozenset({"n"})  # as compile_template does
-    compiled = _format.join(literals, names, grouped, grouping, 2, isolate)
-    looped = _format._looped(literals, names, grouped, grouping, 2, isolate)
-    assert looped(params) == compiled(params)
-    for small in (7, -999, True, 10**6, -(10**6)):
+    fill = _format.join(literals, names, grouped, grouping, 2, isolate)
+
+    def written(name: str) -> str:
+        value = params[name]
+        if type(value) is int and grouping is not None and not -1000 < value < 1000:
+            return grouping(value)
+        if type(value) is int and grouping is not None:
+            return str(value)
+        return _format.isolated(str(value)) if isolate else str(value)
+
+    for small in (1234567, 7, -999, True, 10**6, -(10**6)):
         params["n"] = small
-        assert looped(params) == compiled(params), small
+        expected = literals[0] + "".join(
+            written(name) + after for name, after in zip(names, literals[1:], strict=True)
+        )
+        assert fill(params) == expected, small
     with pytest.raises(KeyError):
-        looped({"n": 1})
+        fill({"n": 1})
     many = "x{n}" * 10_000
-    fill = _format.compile_template(many, ("n",), integers=("n",), group=".")
-    assert fill is not None and fill({"n": 1000}) == "x1.000" * 10_000
+    long = _format.compile_template(many, ("n",), integers=("n",), group=".")
+    assert long is not None and long({"n": 1000}) == "x1.000" * 10_000
+
+
+@pytest.mark.parametrize("group", [None, "."])
+def test_percent_signs_and_values_like_formats_are_written_as_they_are(group: str | None) -> None:
+    """The template is filled with '%': its own percent signs stay one, and a value that
+    looks like a format or is a tuple is one value, written by str()."""
+    from surface_errors import _format
+
+    grouping = None if group is None else (lambda v: format(v, ",").replace(",", "."))
+    fill = _format.join(["100% of ", " and %s, %(x)s ", "%"], ["a", "b"], {"b"}, grouping, 2)
+    assert fill({"a": (1, 2), "b": "%d"}) == "100% of (1, 2) and %s, %(x)s %d%"
+    assert fill({"a": {"k": 1}, "b": 12345}) == (
+        "100% of {'k': 1} and %s, %(x)s " + ("12345" if group is None else "12.345") + "%"
+    )
+    single = _format.join(["", "%"], ["a"])
+    assert single({"a": (3,)}) == "(3,)%"
+
+
+def test_the_package_compiles_no_code_at_run_time() -> None:
+    """message() compiled each template's fill function with exec and swapped its code's
+    constants: tracebacks ran through functions with no source, and a CPython that laid
+    constants out differently made the first message() raise RuntimeError."""
+    import ast
+    from pathlib import Path
+
+    import surface_errors
+
+    found = []
+    for path in sorted(Path(surface_errors.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            called = node.func if isinstance(node, ast.Call) else None
+            if isinstance(called, ast.Name) and called.id in ("exec", "eval", "compile"):
+                found.append(f"{path.name}:{called.lineno}: {called.id}()")
+            if isinstance(node, ast.Attribute) and node.attr in ("co_consts", "__code__"):
+                found.append(f"{path.name}:{node.lineno}: .{node.attr}")
+            if isinstance(node, ast.alias) and node.name in ("FunctionType", "CodeType"):
+                found.append(f"{path.name}: imports {node.name}")
+    assert found == []
