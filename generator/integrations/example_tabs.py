@@ -16,9 +16,8 @@ whose Markdown configuration has only the extensions in :data:`KNOWN`, in the se
 errorbook's pages assume, and a page whose tabs read back exactly (:func:`read_tabs`) and
 that has no other tabs. Anywhere else the page is left to Markdown, as before.
 
-Highlighting the tabs is still most of that work. Blocks of one shape (the same block but
-for its strings and numbers) are highlighted once (:mod:`.highlight_shapes`); and a page's
-tabs change only when its code's example does: :class:`Memo` keeps each page's tabs as
+Highlighting the tabs is still most of that work, and a page's tabs change only when its
+code's example does: :class:`Memo` keeps each page's tabs as
 made, under the hash of everything they are made from, from one build of a language to
 the next.
 """
@@ -35,7 +34,7 @@ from typing import Any
 
 from ..digest import digest
 from ..emit.site.wires import Tab
-from . import highlight_shapes, memo, plain_text
+from . import memo
 
 #: Markdown extensions that change nothing in the tabs beyond what :func:`render` makes
 #: (or, for inline text, what converting that text alone makes), with the settings they may
@@ -49,7 +48,6 @@ KNOWN: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "admonition": lambda _: True,
     "def_list": lambda _: True,
     "pymdownx.details": lambda _: True,
-    plain_text.__name__: lambda _: True,  # errorbook's own: the same HTML
     "pymdownx.superfences": lambda settings: (
         set(settings) <= {"custom_fences"}
         and not {str(fence.get("name", "")) for fence in settings.get("custom_fences") or ()}
@@ -101,8 +99,6 @@ class Renderer:
 
         self._inline = inline
         self._paragraphs: dict[str, str | None] = {}
-        # Most blocks are highlighted once per shape, with their values put back.
-        self._highlight = highlight_shapes.Shapes(self._highlighted_whole)
         self._lexers: dict[str, Any] = {}
         self._get_lexer = get_lexer_by_name
         # What pymdownx.highlight passes for a fenced block without options, as one
@@ -148,11 +144,7 @@ class Renderer:
         return self._paragraph(text)
 
     def _highlighted(self, code: str, language: str) -> str | None:
-        """``code`` as pymdownx.highlight writes it, by way of its shape (see
-        :mod:`.highlight_shapes`)."""
-        return self._highlight(code, language)
-
-    def _highlighted_whole(self, code: str, language: str) -> str | None:
+        """``code`` as pymdownx.highlight writes it."""
         from pygments import highlight  # type: ignore[import-untyped]
 
         lexer = self._lexers.get(language)
@@ -198,13 +190,10 @@ class Renderer:
 #: pymdown-extensions gives the formatter, Python-Markdown and its extensions convert the
 #: titles and sentences.
 _LIBRARIES = ("Markdown", "pymdown-extensions", "Pygments")
-#: errorbook's own code that makes the tabs: this module, the highlighting by shape and the
-#: plugin's inline converter.
+#: errorbook's own code that makes the tabs: this module and the plugin's inline converter.
 _SOURCES = (
     Path(__file__),
-    Path(__file__).with_name("highlight_shapes.py"),
     Path(__file__).with_name("mkdocs_plugin.py"),
-    Path(__file__).with_name("plain_text.py"),
 )
 
 

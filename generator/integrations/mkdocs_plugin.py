@@ -53,10 +53,8 @@ from ..errors import ErrorbookError
 from ..pipeline import output, stamp
 from . import (
     example_tabs,
-    plain_text,
     rendered_pages,
     search_entries,
-    shared_nav,
     template_code,
     themed_pages,
 )
@@ -144,15 +142,11 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         configuration does not list them: a code's example on every wire is a set of
         content tabs (``pymdownx.tabbed``, in the style Material expects), each holding
         fenced blocks (``pymdownx.superfences``). A project that set up its mkdocs.base.yml
-        before the pages used them keeps working without an edit. And errorbook's own
-        :mod:`.plain_text`, which changes no page's HTML but makes it sooner."""
+        before the pages used them keeps working without an edit."""
         for name, settings in REQUIRED_EXTENSIONS.items():
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
-        # Does the inline processor's work on plain text itself: the same HTML, sooner.
-        if plain_text.__name__ not in config.markdown_extensions:
-            config.markdown_extensions.append(plain_text.__name__)
         self._forget()
         return config
 
@@ -329,15 +323,11 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
         """Compile the theme's templates through the project's cache of compiled
-        templates (see :mod:`.template_code`), unless the site brought a cache of its own;
-        and lay out Material's navigation once for the pages outside it that would get the
-        same (see :mod:`.shared_nav`)."""
+        templates (see :mod:`.template_code`), unless the site brought a cache of its own."""
         self._env = env
         if env.bytecode_cache is None:
             self._templates = template_code.TemplateCode(self._settings(config).root)
             env.bytecode_cache = self._templates
-        if shared_nav.supported(config):
-            shared_nav.SharedNav().attach(env)
         return env
 
     @event_priority(-100)  # after every other plugin's: the context as the template gets it

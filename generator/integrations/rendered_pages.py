@@ -18,9 +18,7 @@ It does so only where that holds and nothing is lost:
 - a conversion that logged anything (a link to a missing page, under any validation level)
   is not kept, so a rebuild logs what the first build logged.
 
-Where the memo is kept and every extension is one of :data:`REUSABLE`, a page it does not
-hold is converted as ``Page.render`` converts it, but by one Markdown for the whole build,
-reset between pages, rather than a new one with all its extensions for each page.
+A page it does not hold is converted by MkDocs' own ``Page.render``.
 
 A page converted anew and a page taken from the memo give the same bytes
 (``tests/emit/test_page_memos.py`` builds the repository's own site both ways).
@@ -38,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..digest import digest
-from . import markdown_subset, memo, plain_text
+from . import memo
 
 #: Markdown extensions whose output is a function of the page's text and their settings:
 #: none reads a file, the clock or anything of the build beyond the page.
@@ -66,26 +64,6 @@ PURE = frozenset(
         "pymdownx.tabbed",
         "pymdownx.tasklist",
         "pymdownx.tilde",
-        plain_text.__name__,
-    }
-)
-#: The extensions that leave nothing of one page in a Markdown reset for the next: with
-#: only these, one Markdown converts every page of a build (``RenderedPages._convert``).
-#: ``tests/emit/test_page_memos.py`` converts the repository's pages and generated ones
-#: both ways with every one of them.
-REUSABLE = frozenset(
-    {
-        "admonition",
-        "attr_list",
-        "def_list",
-        "fenced_code",
-        "md_in_html",
-        "tables",
-        "toc",
-        "pymdownx.details",
-        "pymdownx.superfences",
-        "pymdownx.tabbed",
-        plain_text.__name__,
     }
 )
 #: The MkDocs versions whose ``Page.render`` sets exactly ``content``, ``toc``,
@@ -97,8 +75,6 @@ _LIBRARIES = ("mkdocs", "Markdown", "pymdown-extensions", "Pygments")
 _SOURCES = (
     Path(__file__),
     Path(__file__).with_name("memo.py"),
-    Path(__file__).with_name("plain_text.py"),
-    Path(__file__).with_name("markdown_subset.py"),
 )
 #: The loggers a conversion's messages go through: MkDocs' (which does not pass its records
 #: on to the root logger under the ``mkdocs`` command) and the root, for the extensions'.
@@ -167,20 +143,6 @@ def _heard() -> Iterator[list[logging.LogRecord]]:
             logger.removeHandler(listener)
 
 
-def _rendered(
-    page: Any, content: str, toc: list[Any], title: str | None, anchors: set[str], links: Any
-) -> None:
-    """Set on ``page`` what MkDocs' ``Page.render`` sets: its links to other pages' anchors
-    only where MkDocs keeps them (it checks them at no lower level than DEBUG)."""
-    from mkdocs.structure import pages
-    from mkdocs.structure.toc import get_toc
-
-    page.content, page.toc, page._title_from_render = content, get_toc(toc), title
-    page.present_anchor_ids = anchors
-    if pages.log.getEffectiveLevel() > logging.DEBUG:
-        page.links_to_anchors = links
-
-
 def toc_tokens(items: Sequence[Any]) -> list[dict[str, Any]]:
     """A table of contents as the tokens MkDocs makes it from."""
     return [
@@ -196,8 +158,6 @@ class RenderedPages:
         self._fingerprint = fingerprint
         self._memo = memo.Memo(root, name, fingerprint)
         self._files: tuple[int, str] | None = None  # (id of the build's Files, their hash)
-        self._converter: tuple[int, Any] | None = None  # (id of the build's config, Markdown)
-        self._subset: tuple[int, bool] | None = None  # (id of the config, whether supported)
 
     def attach(self, page: Any) -> None:
         """Make ``page.render`` go through the memo (MkDocs calls it once, after the
@@ -226,69 +186,9 @@ class RenderedPages:
         if isinstance(kept, dict) and self._restore(page, kept, files):
             return
         with _heard() as records:
-            if not self._direct(page, config, files):
-                if REUSABLE.issuperset(config.markdown_extensions):
-                    self._convert(page, config, files)
-                else:
-                    convert(config, files)
+            convert(config, files)
         if not records:
             self._memo.put(key, self._made(page))
-
-    def _direct(self, page: Any, config: Any, files: Any) -> bool:
-        """What MkDocs' ``Page.render`` does, without Markdown, for a page written in the
-        forms :mod:`.markdown_subset` reads (most code pages); False, with nothing set or
-        logged, for any other page or site."""
-        from mkdocs.structure import pages
-
-        if self._subset is None or self._subset[0] != id(config):
-            supported = markdown_subset.supported(
-                config.markdown_extensions, config.mdx_configs or {}
-            )
-            self._subset = (id(config), supported)
-        if not self._subset[1]:
-            return False
-        links = pages._RelativePathTreeprocessor(page.file, files, config)
-        try:
-            made = markdown_subset.convert(page.markdown, links.path_to_url)
-        except markdown_subset.Unknown:
-            return False
-        # MkDocs takes the ids of raw HTML from the whole page, read as HTML, as Markdown's
-        # preprocessors leave it (a page this reads has nothing they change but its end).
-        raw_html = pages._HTMLHandler()
-        raw_html.feed(page.markdown + "\n\n")
-        raw_html.close()
-        anchors = made.anchors | raw_html.present_anchor_ids
-        _rendered(page, made.content, made.toc, made.title, anchors, links.links_to_anchors)
-        return True
-
-    def _convert(self, page: Any, config: Any, files: Any) -> None:
-        """What MkDocs' ``Page.render`` does, with one Markdown for the whole build, reset
-        for each page, instead of a new one: making one, with its extensions, was about a
-        twentieth of a build of many small pages. Each page gets MkDocs' own processors,
-        made for it, in place of the last page's."""
-        from mkdocs.structure import pages
-
-        if self._converter is None or self._converter[0] != id(config):
-            import markdown  # type: ignore[import-untyped]
-
-            made = markdown.Markdown(
-                extensions=config["markdown_extensions"],
-                extension_configs=config["mdx_configs"] or {},
-            )
-            self._converter = (id(config), made)
-        md = self._converter[1].reset()
-        raw_html = pages._RawHTMLPreprocessor()
-        raw_html._register(md)
-        anchors = pages._ExtractAnchorsTreeprocessor(page.file, files, config)
-        anchors._register(md)
-        links = pages._RelativePathTreeprocessor(page.file, files, config)
-        links._register(md)
-        title = pages._ExtractTitleTreeprocessor()
-        title._register(md)
-        content = md.convert(page.markdown)
-        found = anchors.present_anchor_ids | raw_html.present_anchor_ids
-        tokens = getattr(md, "toc_tokens", [])
-        _rendered(page, content, tokens, title.title, found, links.links_to_anchors)
 
     @staticmethod
     def _made(page: Any) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..digest import digest
-from . import memo, search_sections
+from . import memo
 from .rendered_pages import toc_tokens
 
 #: The Material versions whose search index this knows (``SearchIndex.entries``, appended to
@@ -33,7 +33,6 @@ _PLUGIN = ("material.plugins.search.plugin", "SearchPlugin")
 _SOURCES = (
     Path(__file__),
     Path(__file__).with_name("memo.py"),
-    Path(__file__).with_name("search_sections.py"),
 )
 
 
@@ -88,9 +87,6 @@ class SearchEntries:
         self._index = index
         self._add: Callable[[Any], None] = index.add_entry_from_context
         self._normal = normal
-        module = sys.modules.get(type(index).__module__)
-        known = all(hasattr(module, name) for name in ("Element", "Section", "void", "escape"))
-        self._module = module if known else None
         index.add_entry_from_context = self.add
 
     def _key(self, page: Any) -> str | None:
@@ -117,25 +113,9 @@ class SearchEntries:
                 entries.extend(restored)
                 return
         before = len(entries)
-        self._index_page(page)
+        self._add(page)
         if key is not None:
             self._memo.put(key, [list(map(list, entry.items())) for entry in entries[before:]])
-
-    def _index_page(self, page: Any) -> None:
-        """What Material's ``add_entry_from_context`` does, with the page's sections read
-        by :mod:`.search_sections` where it can; elsewhere by Material itself."""
-        found = None
-        search = page.meta.get("search") or {}
-        if self._module is not None and isinstance(search, dict) and isinstance(page.content, str):
-            if search.get("exclude"):
-                return
-            found = search_sections.sections(page.content, self._module)
-        if found is None:
-            self._add(page)
-            return
-        for section in found:
-            if not section.is_excluded():
-                self._index.create_entry_for_section(section, page.toc, page.url, page)
 
     def save(self) -> None:
         self._memo.save()

@@ -28,8 +28,6 @@ from ..conftest import ROOT
 plugin_module = importlib.import_module("errorbook.integrations.mkdocs_plugin")
 rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages")
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
-search_sections = importlib.import_module("errorbook.integrations.search_sections")
-shared_nav = importlib.import_module("errorbook.integrations.shared_nav")
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
 seal = importlib.import_module("errorbook.pipeline.seal")
@@ -57,9 +55,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How many pages each build converted with Markdown, parsed for the search index (by
-    Material's parser, or errorbook's reading of the same sections) and laid out through
-    the theme's template, and how many templates it compiled."""
+    """How many pages each build converted with Markdown, parsed for the search index and
+    laid out through the theme's template, and how many templates it compiled."""
     counts = {"converted": 0, "indexed": 0, "laid out": 0, "compiled": 0}
     render = Page.render
     index_class = importlib.import_module("material.plugins.search.plugin").SearchIndex
@@ -69,30 +66,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counts["converted"] += 1
         render(self, config, files)
 
-    convert = rendered_pages.RenderedPages._convert
-
-    def converting_once(self: Any, page: Page, config: Any, files: Any) -> None:
-        counts["converted"] += 1  # MkDocs' Page.render, with one Markdown for every page
-        convert(self, page, config, files)
-
-    direct = rendered_pages.RenderedPages._direct
-
-    def converting_directly(self: Any, page: Page, config: Any, files: Any) -> bool:
-        done = bool(direct(self, page, config, files))
-        counts["converted"] += done  # without Markdown (markdown_subset)
-        return done
-
     def indexing(self: Any, page: Any) -> None:
         counts["indexed"] += 1
         add(self, page)
-
-    read = search_sections.sections
-
-    def reading(content: str, module: Any) -> Any:
-        found = read(content, module)
-        if found is not None:  # else Material's parser reads the page (counted above)
-            counts["indexed"] += 1
-        return found
 
     lay_out = jinja2.Template.render
     compile_ = jinja2.Environment.compile
@@ -108,10 +84,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return compile_(self, *args, **kwargs)
 
     monkeypatch.setattr(Page, "render", converting)
-    monkeypatch.setattr(rendered_pages.RenderedPages, "_convert", converting_once)
-    monkeypatch.setattr(rendered_pages.RenderedPages, "_direct", converting_directly)
     monkeypatch.setattr(index_class, "add_entry_from_context", indexing)
-    monkeypatch.setattr(search_sections, "sections", reading)
     monkeypatch.setattr(jinja2.Template, "render", laying_out)
     monkeypatch.setattr(jinja2.Environment, "compile", compiling)
     return counts
@@ -145,9 +118,7 @@ def _kinds(tmp_path: Path) -> list[str]:
 
 
 def _without_memos(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every page made afresh: no memo, no compiled template kept, and Material's
-    navigation laid out for every page (shared_nav)."""
-    monkeypatch.setattr(shared_nav, "supported", lambda config: False)
+    """Every page made afresh: no memo, no compiled template kept."""
     monkeypatch.setattr(rendered_pages, "fingerprint", lambda config: None)
     monkeypatch.setattr(search_entries, "fingerprint", lambda index: None)
     monkeypatch.setattr(themed_pages, "fingerprint", lambda config: None)
@@ -355,12 +326,11 @@ def test_a_site_with_a_plugin_not_known_to_errorbook_gets_no_layout_memo(
     assert "themed" not in _kinds(tmp_path)
 
 
-def test_one_markdown_converts_every_page_as_a_new_one_would(
+def test_pages_that_use_many_extensions_come_back_from_the_memo_as_made(
     site: Path, tmp_path: Path, counted: dict[str, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Pages that use every extension one Markdown may convert a whole build with
-    (rendered_pages.REUSABLE), each page after others that used them too: the bytes MkDocs
-    writes with a new Markdown per page."""
+    """Pages that use many extensions, each page after others that used them too: a build
+    and a rebuild through the memos write the bytes of a build without them."""
     base = site / "mkdocs.base.yml"
     more = "  - tables\n  - def_list\n  - pymdownx.details\n  - fenced_code\n"
     base.write_text(base.read_text("utf-8").replace("  - tables\n", more), "utf-8")
@@ -407,69 +377,7 @@ x = {n}
     with monkeypatch.context() as plain:
         _without_memos(plain)
         expected = _build(site, tmp_path / "plain", counted)
-    assert set(rendered_pages.REUSABLE) >= set(
-        load_config(str(site / f"mkdocs.{LANG}.yml"))["markdown_extensions"]
-    )
-    reused: list[str] = []
-    convert = rendered_pages.RenderedPages._convert
-
-    def noting(self: Any, page: Page, config: Any, files: Any) -> None:
-        reused.append(page.file.src_uri)
-        convert(self, page, config, files)
-
-    monkeypatch.setattr(rendered_pages.RenderedPages, "_convert", noting)
-    monkeypatch.setattr(rendered_pages.RenderedPages, "_direct", lambda *args: False)
-    assert _build(site, tmp_path / "reused", counted) == expected
-    assert len(reused) == len(list((site / "docs" / LANG).rglob("*.md")))
+    assert _build(site, tmp_path / "first", counted) == expected
+    assert _build(site, tmp_path / "again", counted) == expected
+    assert counted["converted"] == 0  # every page from the memo
     assert b"__tabbed_1_1" in expected["extra2/index.html"]  # each page's tabs count from 1
-
-
-def test_the_navigation_is_laid_out_once_for_the_pages_outside_it(
-    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Code pages are not in the navigation: Material's nav.html is laid out once for all
-    of them (and for each page in the navigation), with the bytes of a build without it."""
-    code_pages = len(list((site / "docs" / LANG / "codes").glob("*.md"))) - 1  # not index.md
-    with monkeypatch.context() as plain:
-        _without_memos(plain)
-        expected = _build(site, tmp_path / "plain")
-    laid_out: list[str] = []
-    attach = shared_nav.SharedNav.attach
-
-    def attaching(self: Any, env: Any) -> None:
-        template = env.get_template(shared_nav.NAME)
-        lay_out = template.root_render_func
-
-        def noting(context: Any) -> Any:
-            page = context.get("page")  # none for 404.html
-            laid_out.append("404" if page is None else page.file.src_uri)
-            return lay_out(context)
-
-        template.root_render_func = noting
-        attach(self, env)
-
-    monkeypatch.setattr(shared_nav.SharedNav, "attach", attaching)
-    monkeypatch.setattr(rendered_pages, "fingerprint", lambda config: None)
-    monkeypatch.setattr(themed_pages, "fingerprint", lambda config: None)
-    assert _build(site, tmp_path / "shared") == expected
-    pages = len(list((site / "docs" / LANG).rglob("*.md")))
-    assert code_pages > 10
-    assert len(laid_out) <= pages - code_pages + 1 + 1  # 404.html has its own
-    assert sum(uri.startswith("codes/") and uri != "codes/index.md" for uri in laid_out) == 1
-
-
-def test_a_site_with_templates_of_its_own_lays_out_every_navigation(
-    site: Path, tmp_path: Path
-) -> None:
-    """An override (custom_dir) may read anything of the page: nothing is shared."""
-    config = load_config(str(site / f"mkdocs.{LANG}.yml"))
-    assert shared_nav.supported(config)
-    (site / "overrides").mkdir()
-    base = site / "mkdocs.base.yml"
-    base.write_text(
-        base.read_text("utf-8").replace(
-            "  name: material\n", "  name: material\n  custom_dir: overrides\n"
-        ),
-        "utf-8",
-    )
-    assert not shared_nav.supported(load_config(str(site / f"mkdocs.{LANG}.yml")))
