@@ -8,6 +8,8 @@ they never run.
 from __future__ import annotations
 
 import ast
+import contextlib
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import pytest
@@ -138,3 +140,226 @@ def test_only_the_writer_writes() -> None:
             continue
         text = path.read_text("utf-8")
         assert not [w for w in writes if w in text], name
+
+
+#: The third-party packages each package of generator/ may import (issue 50: an allow-list
+#: per package, as OpenTelemetry Weaver keeps one of the external types each may use). The
+#: generated runtime imports the standard library only (tests/runtime).
+THIRD_PARTY: dict[str, set[str]] = {
+    "catalogs": {"babel"},
+    "commands": {"babel", "mkdocs"},  # explain's locale; `site serve` runs MkDocs' server
+    "emit": {"babel", "jinja2", "yaml"},
+    "integrations": {"hatchling", "jinja2", "markdown", "mkdocs", "pygments", "pymdownx"},
+    "pipeline": {"babel", "jinja2"},
+    "registry": {"babel", "yaml"},
+}
+
+
+def _package_of(path: Path) -> str:
+    parts = path.relative_to(ROOT / "generator").parts
+    return parts[0] if len(parts) > 1 else "(top)"
+
+
+def test_third_party_imports_stay_where_they_belong() -> None:
+    import sys
+
+    found: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "generator").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top != "generator":
+                    found.setdefault(_package_of(path), set()).add(top)
+    beyond = {
+        package: sorted(tops - THIRD_PARTY.get(package, set()))
+        for package, tops in found.items()
+        if tops - THIRD_PARTY.get(package, set())
+    }
+    assert beyond == {}, "imports beyond THIRD_PARTY (add one only with a reason)"
+
+
+#: The non-public names of other libraries errorbook still uses, each with where: issue 50
+#: removes them. The list may only shrink: a name that is no longer used fails the test
+#: until it is taken off, and a new one fails it too.
+STILL_PRIVATE = {
+    "_exit": "cli: os._exit, documented (leaves without running exit handlers twice)",
+    "_run_exitfuncs": "cli: atexit's, to run the exit handlers before os._exit",
+    "_strptime": "catalogs.catalog: the module imported before worker processes fork",
+    "_parse_datetime_header": "catalogs.catalog: Babel's reading of a PO date header",
+    "_header_comment": "catalogs: Babel's Catalog, the header comment as set",
+    "_set_header_comment": "catalogs.catalog: Babel's Catalog property's setter",
+    "_key_for": "catalogs: Babel's Catalog, the key of an entry",
+    "_messages": "catalogs: Babel's Catalog, its entries",
+    "_finish_current_message": "catalogs.pofile: Babel's PoFileParser, overridden",
+    "_process_comment": "catalogs.pofile: Babel's PoFileParser, overridden",
+    "_process_message_line": "catalogs.pofile: Babel's PoFileParser, overridden",
+    "_add_message": "catalogs.pofile: Babel's PoFileParser",
+    "_get_header_comment": "catalogs.catalog: Babel's Catalog property, overridden",
+    "_get_mime_headers": "catalogs.catalog: Babel's Catalog property, overridden",
+    "_set_mime_headers": "catalogs.catalog: Babel's Catalog property, overridden",
+    "_title_from_render": "integrations.rendered_pages: MkDocs' Page, the rendered title",
+    "_rebuild_cond": "commands.site: MkDocs' LiveReloadServer, held while pages are written",
+}
+
+
+def _private(name: str) -> bool:
+    dunder = name.startswith("__") and name.endswith("__")
+    # ``_errorbook_*`` is errorbook's own mark, set on another library's object.
+    return name.startswith("_") and not dunder and not name.startswith("_errorbook")
+
+
+def _defined(trees: Sequence[ast.AST]) -> set[str]:
+    """The private names ``trees`` define: functions, classes, variables and the
+    attributes their classes set on ``self``."""
+    names: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.arg):
+                names.add(node.arg)
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ("self", "cls")
+            ):
+                names.add(node.attr)
+    return {name for name in names if _private(name)}
+
+
+def _their_privates(packages: list[str]) -> set[str]:
+    """The private names the installed ``packages`` define in their own code."""
+    import importlib.util
+
+    trees: list[ast.AST] = []
+    for package in packages:
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for folder in spec.submodule_search_locations:
+            for path in Path(folder).rglob("*.py"):
+                with contextlib.suppress(SyntaxError, UnicodeDecodeError):
+                    trees.append(ast.parse(path.read_text("utf-8")))
+    return _defined(trees)
+
+
+def private_names(folder: Path, theirs: Collection[str] = ()) -> dict[str, list[str]]:
+    """The private names (``_``-prefixed, not dunders) that code under ``folder`` takes from
+    other libraries: an attribute of an object that is not its own ``self`` which it never
+    defines itself or which one of the libraries (``theirs``) defines; on ``self`` too, in a
+    class derived from another library's; such a name in getattr, setattr or hasattr; and
+    such names or modules imported from outside."""
+    paths = sorted(folder.rglob("*.py"))
+    trees = [ast.parse(path.read_text("utf-8")) for path in paths]
+    own = _defined(trees)
+    found: dict[str, list[str]] = {}
+    for path, tree in zip(paths, trees, strict=True):
+        where = path.relative_to(folder.parent).as_posix()
+        derived = _derived_from_outside(tree)  # line -> what that class defines itself
+        here = _defined([tree])
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Attribute) and _private(node.attr):
+                on_self = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+                receiver = node.value.func if isinstance(node.value, ast.Call) else None
+                if isinstance(receiver, ast.Name) and receiver.id == "super":
+                    if node.attr in theirs:  # overriding another library's private method
+                        names.append(node.attr)
+                elif on_self:
+                    mine = derived.get(node.lineno)
+                    if mine is not None and node.attr in theirs and node.attr not in mine:
+                        names.append(node.attr)
+                elif node.attr not in own or (node.attr in theirs and node.attr not in here):
+                    names.append(node.attr)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                text = node.args[1] if len(node.args) > 1 else None
+                if (
+                    node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+                    and isinstance(text, ast.Constant)
+                    and isinstance(text.value, str)
+                    and _private(text.value)
+                    and (text.value not in own or text.value in theirs)
+                ):
+                    names.append(text.value)
+            elif isinstance(node, ast.Import):
+                names += [p for a in node.names for p in a.name.split(".") if _private(p)]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names += [p for p in node.module.split(".") if _private(p)]
+                names += [a.name for a in node.names if _private(a.name)]
+            for name in names:
+                found.setdefault(name, []).append(f"{where}:{getattr(node, 'lineno', 0)}")
+    return found
+
+
+def _derived_from_outside(tree: ast.AST) -> dict[int, set[str]]:
+    """The lines of the classes in ``tree`` with a base the module imports from outside
+    errorbook, each with the private names that class defines itself."""
+    outside: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            if not (node.module or "").startswith("generator"):
+                outside.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.Import):
+            outside.update((a.asname or a.name).split(".")[0] for a in node.names)
+    lines: dict[int, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            bases = {ast.unparse(base).split(".")[0] for base in node.bases}
+            if bases & outside:
+                mine = _defined([node]) | {
+                    item.name
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                }
+                for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                    lines[line] = mine
+    return lines
+
+
+#: The libraries whose non-public names errorbook must not take.
+LIBRARIES = [
+    "babel", "mkdocs", "material", "markdown", "pymdownx", "jinja2", "yaml", "pygments",
+    "hatchling",
+]  # fmt: skip
+
+
+def test_no_new_private_name_of_another_library() -> None:
+    found = private_names(ROOT / "generator", _their_privates(LIBRARIES))
+    new = {name: places for name, places in found.items() if name not in STILL_PRIVATE}
+    assert new == {}, "another library's non-public names: use its documented API instead"
+    gone = sorted(set(STILL_PRIVATE) - set(found))
+    assert gone == [], "no longer used: take them off STILL_PRIVATE"
+
+
+def test_the_private_name_finder_finds_one(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text(
+        "import babel._x\nfrom mkdocs import _y\n"
+        "def f(page, self_):\n"
+        "    self_._own = 1\n"
+        "    return page._title_from_render, getattr(page, '_z'), self_._own\n",
+        "utf-8",
+    )
+    (package / "b.py").write_text(
+        "class C:\n    def __init__(self):\n        self._mine = 0\n"
+        "    def g(self, other):\n        return other._mine\n",
+        "utf-8",
+    )
+    (package / "c.py").write_text(
+        "from babel.messages.catalog import Catalog\n"
+        "class Mine(Catalog):\n    def f(self):\n        return self._messages\n"
+        "class Other:\n    def f(self):\n        return self._messages\n",
+        "utf-8",
+    )
+    found = private_names(package, {"_messages"})
+    assert set(found) == {"_x", "_y", "_title_from_render", "_z", "_own", "_messages"}
+    assert found["_messages"] == ["pkg/c.py:4"]  # Babel's, not Other's own
