@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
+from mkdocs.config import base, config_options
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
@@ -71,8 +72,14 @@ _SWITCHER_LINK = re.compile(r'<a href="[^"]*" hreflang="([^"]*)" class="md-selec
 _EXAMPLES = re.compile(re.escape(EXAMPLES_START) + "(.*?)" + re.escape(EXAMPLES_END), re.S)
 
 
-#: Markdown extensions the generated pages use, with the settings they need.
+#: Markdown extensions the generated pages use, with the settings they need (MkDocs itself
+#: always adds toc, tables and fenced_code): anchors and classes written as ``{#id}`` and
+#: ``{: .class}``, Markdown inside HTML blocks, the deprecation and retirement boxes, and a
+#: code's example on every wire as content tabs holding fenced blocks.
 REQUIRED_EXTENSIONS: dict[str, dict[str, object]] = {
+    "attr_list": {},
+    "md_in_html": {},
+    "admonition": {},
     "pymdownx.superfences": {},
     "pymdownx.tabbed": {"alternate_style": True},
 }
@@ -102,11 +109,22 @@ def _one_at_a_time(root: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
+class ErrorbookConfig(base.Config):  # type: ignore[no-untyped-call]
+    """The plugin's options in mkdocs.yml (``plugins: [errorbook: {...}]``)."""
+
+    #: False: the plugin does nothing at all (no regeneration, no links, no memos).
+    enabled = config_options.Type(bool, default=True)
+    #: False: every page is converted, indexed and laid out afresh, and nothing is kept in
+    #: the project's cache folder for the next build.
+    cache = config_options.Type(bool, default=True)
+
+
+class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-call]
     serving = False
 
     def __init__(self) -> None:
         super().__init__()
+        self.load_config({})  # the defaults, until MkDocs loads the site's options
         #: The example tabs taken out of each page's content until the page is written.
         self._held: dict[str, list[str]] = {}
         # In the comment that holds their place: no text on a page can forge it, and it never
@@ -138,11 +156,12 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        """Turn on the Markdown extensions the generated pages need, when the site's own
-        configuration does not list them: a code's example on every wire is a set of
-        content tabs (``pymdownx.tabbed``, in the style Material expects), each holding
-        fenced blocks (``pymdownx.superfences``). A project that set up its mkdocs.base.yml
-        before the pages used them keeps working without an edit."""
+        """Turn on the Markdown extensions the generated pages need (:data:`REQUIRED_EXTENSIONS`),
+        when the site's own configuration does not list them: a site of a team's own, or a
+        project that set up its mkdocs.base.yml before the pages used one, renders them
+        without an edit."""
+        if not self.config.enabled:
+            return config
         for name, settings in REQUIRED_EXTENSIONS.items():
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
@@ -174,7 +193,7 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         made_with = example_tabs.fingerprint(
             mkdocs_config.markdown_extensions, mkdocs_config.mdx_configs or {}
         )
-        if made_with is None:
+        if made_with is None or not self.config.cache:
             return None
         root = self._settings(mkdocs_config).root
         return example_tabs.Memo(root, _memo_name("tabs", mkdocs_config), made_with)
@@ -186,6 +205,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         if self._pages_known:
             return
         self._pages_known = True
+        if not self.config.cache:
+            return
         root = self._settings(mkdocs_config).root
         made_with = rendered_pages.fingerprint(mkdocs_config)
         if made_with is not None:
@@ -229,6 +250,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
             raise PluginError(f"errorbook: {exc}") from None
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
+            return
         if os.environ.get(SERVING):
             return  # `errorbook site serve` regenerates before MkDocs sees a change
         settings = self._settings(config)
@@ -263,6 +286,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         """Convert the page's Markdown through the memo of converted pages, when there is
         one (see :mod:`.rendered_pages`; the search index's memo, :mod:`.search_entries`,
         is set up here too)."""
+        if not self.config.enabled:
+            return page
         self._page_memos(config)
         if self._pages is not None:
             self._pages.attach(page)
@@ -274,6 +299,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         """Make a code's example tabs here, as HTML, and leave Markdown only the rest of the
         page (see :mod:`.example_tabs`): the tabs' HTML comes back in ``on_page_content``.
         A page whose tabs this cannot make exactly as Markdown would is left as it is."""
+        if not self.config.enabled:
+            return markdown
         renderer = self._tabs_renderer(config)
         if renderer is None:
             return markdown
@@ -301,6 +328,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         highlighted token per ``<span>``) would be most of what it parses and would add to
         the index only what the page states above them. ``on_post_page`` puts them back.
         Tabs made in ``on_page_markdown`` take the place Markdown would have given them."""
+        if not self.config.enabled:
+            return html
         held: list[str] = []
         made = self._made.pop(page.file.src_uri, None)
 
@@ -324,8 +353,10 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Any) -> Any:
         """Compile the theme's templates through the project's cache of compiled
         templates (see :mod:`.template_code`), unless the site brought a cache of its own."""
+        if not self.config.enabled:
+            return env
         self._env = env
-        if env.bytecode_cache is None:
+        if env.bytecode_cache is None and self.config.cache:
             self._templates = template_code.TemplateCode(self._settings(config).root)
             env.bytecode_cache = self._templates
         return env
@@ -334,6 +365,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_page_context(self, context: Any, /, *, page: Any, config: MkDocsConfig, nav: Any) -> Any:
         """Lay out the page through the memo of laid out pages, when there is one (see
         :mod:`.themed_pages`)."""
+        if not self.config.enabled:
+            return context
         if self._themed is not None and self._env is not None:
             name = page.meta.get("template", "main.html")
             if isinstance(name, str):  # the template MkDocs took for the page, from its cache
@@ -342,6 +375,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
 
     @event_priority(100)  # before every other plugin's: the output as the template wrote it
     def on_post_page(self, output: str, /, *, page: Any, config: MkDocsConfig) -> str:
+        if not self.config.enabled:
+            return output
         if self._themed is not None:
             self._themed.keep(output, page)
         held = self._held.pop(page.file.src_uri, None)
@@ -356,6 +391,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Keep the tabs this build made for the next one (under ``mkdocs serve``, the next
         rebuild), and decide again then: the site's Markdown settings may have changed."""
+        if not self.config.enabled:
+            return
         if self._memo is not None:
             self._memo.save()
         for memo in (self._pages, self._search, self._themed, self._templates):
@@ -364,6 +401,8 @@ class ErrorbookPlugin(BasePlugin):  # type: ignore[type-arg,no-untyped-call]
         self._forget()
 
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
+        if not self.config.enabled:
+            return server
         if os.environ.get(SERVING):
             return server  # the command watches the inputs; MkDocs sees only the pages
         settings = self._settings(config)

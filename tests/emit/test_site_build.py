@@ -652,3 +652,60 @@ def test_out_json_and_staging_never_touch_what_errorbook_did_not_write(
         assert done.returncode == 0, done.stdout + done.stderr
         assert (fresh / "en" / "index.html").is_file() and (fresh / "index.html").is_file()
         assert json.loads(report.read_text("utf-8"))["jobs"] >= 1
+
+
+def test_a_site_without_the_extensions_the_pages_use_still_renders_them(
+    tmp_path: Path, run: Run
+) -> None:
+    """The pages write anchors and classes as attr_list does ({#id}, {: .class}), HTML blocks
+    with Markdown inside (md_in_html) and admonitions: a site whose mkdocs.yml lists none of
+    them built --strict and showed every '{#door_closed}' as text. The plugin turns on what
+    its pages need."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    (root / "site" / "mkdocs.base.yml").write_text(
+        "theme:\n  name: material\n  font: false\nplugins:\n  search: {}\n  errorbook: {}\n",
+        "utf-8",
+    )
+    (root / "codes.yaml").write_text(
+        MINIMAL.replace(
+            "    since: 1.0.0\n", "    since: 1.0.0\n    title: Door closed\n", 1
+        ).replace("    http: 403\n", "    http: 403\n    deprecated: {since: 1.2.0}\n", 1),
+        "utf-8",
+    )
+    assert run("generate", cwd=root).code == 0
+    built = _build(root / "site")
+    assert built.returncode == 0, built.stderr
+    page = (root / "site" / "build" / "en" / "codes" / "door_closed" / "index.html").read_text(
+        "utf-8"
+    )
+    body = page[page.index("<article") : page.index("</article>")]
+    assert "{#" not in body and "{:" not in body, body[:2000]
+    assert 'id="door_closed"' in body
+    assert 'class="eb-subtitle"' in body  # {: .eb-subtitle }
+    assert 'class="admonition warning"' in body  # the deprecation box
+
+
+@pytest.mark.parametrize("option", ["cache: false", "enabled: false"])
+def test_the_plugin_takes_options(tmp_path: Path, run: Run, option: str) -> None:
+    """``cache: false`` keeps nothing for the next build; ``enabled: false`` does nothing
+    at all (a stale page stays stale, the switcher's links stay Material's)."""
+    root = _notes_project(tmp_path, run, "# Notes\n")
+    base = root / "site" / "mkdocs.base.yml"
+    text = base.read_text("utf-8")
+    assert "  errorbook: {}\n" in text
+    base.write_text(text.replace("  errorbook: {}\n", f"  errorbook: {{{option}}}\n"), "utf-8")
+    cache = root / ".errorbook-cache"
+    for memo in cache.glob("site-*"):
+        memo.unlink()
+    (root / "codes.yaml").write_text(
+        MINIMAL.replace("The door is closed.", "The door is shut."), "utf-8"
+    )
+    built = _build(root / "site")
+    assert built.returncode == 0, built.stderr
+    assert sorted(p.name for p in cache.glob("site-*.memo")) == []
+    assert not (cache / "site-templates.bin").exists()
+    page = (root / "site" / "build" / "en" / "codes" / "door_closed" / "index.html").read_text(
+        "utf-8"
+    )
+    regenerated = "The door is shut." in page
+    assert regenerated == (option == "cache: false")
