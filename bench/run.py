@@ -944,6 +944,8 @@ class DocsResult:
     render: Step = field(default_factory=lambda: Step("site rendering (in-process)"))
     first: Step = field(default_factory=lambda: Step("site build into an empty folder"))
     build: Step = field(default_factory=lambda: Step("site build"))
+    # The peer: the same pages built by MkDocs with the errorbook plugin off.
+    plain: Step = field(default_factory=lambda: Step("site build, the errorbook plugin off"))
     staging: str = ""
     mirror: list[dict[str, Any]] = field(default_factory=list)  # what each rebuild wrote
     first_mirror: list[dict[str, Any]] = field(default_factory=list)
@@ -1092,6 +1094,23 @@ def bench_docs(size: synth.Size, target: float, scratch: Path, timeout: float) -
 
     measure(result.first, lambda: build(fresh=True), runs=FIRST_RUNS)
     measure(result.build, lambda: build(fresh=False), runs=DOCS_RUNS)  # the target
+
+    def plain() -> Child:
+        """The same pages as MkDocs builds them without errorbook: its plugin off (no
+        regeneration, memos, tabs or links), into an empty folder."""
+        shutil.rmtree(site / "build", ignore_errors=True)
+        os.sync()
+        child = run_child([sys.executable, *SITE_BUILD, "--site", str(site)], work, timeout)
+        log(f"  site build, the errorbook plugin off: {seconds(child.seconds)}")
+        return child
+
+    config = site / "mkdocs.base.yml"
+    text = config.read_text("utf-8")
+    if "  errorbook: {}\n" in text:
+        config.write_text(text.replace("  errorbook: {}\n", "  errorbook: {enabled: false}\n"))
+        measure(result.plain, plain, runs=FIRST_RUNS)
+    else:
+        result.plain.error = "mkdocs.base.yml does not list the plugin as `errorbook: {}`"
     shutil.rmtree(folder, ignore_errors=True)
     return result
 
@@ -1537,6 +1556,11 @@ def docs_tables(docs: DocsResult) -> list[str]:
         [f"site build again after one code's message was edited, all {len(tags)} languages "
          "(wall)", docs.build.show()],
         ["— files it rewrote", written(docs.mirror)],
+        [f"the peer: the same pages built by MkDocs with the errorbook plugin off, all "
+         f"{len(tags)} languages, into an empty folder (wall)", docs.plain.show()],
+        ["— **ratio** the first build / the peer", ratio(docs.first.value, docs.plain.value)],
+        ["— **ratio** a rebuild after an edit / the peer",
+         ratio(docs.build.value, docs.plain.value)],
         ["where the builds were staged", f"`{docs.staging}`" if docs.staging else "n/a"],
         *[[f"— {lang}: its build's wall time, in the same runs", cell(found.seconds)]
           for lang, found in docs.languages.items()],
@@ -1550,7 +1574,7 @@ def docs_tables(docs: DocsResult) -> list[str]:
     ]  # fmt: skip
     lines += table(["", docs_label(docs.size)], rows)
     notes = [f"- {note}" for note in dict.fromkeys(docs.notes) if note]
-    for step in (docs.generate, docs.render, docs.first, docs.build):
+    for step in (docs.generate, docs.render, docs.first, docs.build, docs.plain):
         notes += [f"- {step.name}: {note}" for note in dict.fromkeys(step.notes) if note]
         if step.error:
             notes.append(f"- {step.name}: {step.error}")
