@@ -276,29 +276,41 @@ def join(
         return _counted(lambda p: text, arity)
     form = "%s".join(text.replace("%", "%%") for text in literals)
     numbers = tuple(i for i, name in enumerate(names) if name in grouped) if group else ()
-    if group is not None and (numbers or isolate):
-        return _written_first(form, tuple(names), numbers, group, arity, isolate)
-    if isolate:
-        return _written_first(form, tuple(names), (), str, arity, isolate)
+    read: Callable[[Mapping[str, object]], tuple[object, ...]]
     if len(names) == 1:
         name = names[0]
 
+        def read_one(p: Mapping[str, object]) -> tuple[object, ...]:
+            return (p[name],)
+
+        read = read_one
+    else:
+        read = itemgetter(*names)
+    if isolate:
+        return _counted(_isolating(form, read, frozenset(numbers), group), arity)
+    if numbers and group is not None:
+        return _grouping_fill(form, read, numbers, group, arity)
+    if len(names) == 1:  # the most common message: one call, one frame
+
         def one(p: Mapping[str, object]) -> str:
+            if arity is not None and len(p) != arity:
+                raise KeyError
             return form % (p[name],)
 
-        fill: Fill = one
-    else:
-        read: Callable[[Mapping[str, object]], tuple[object, ...]] = itemgetter(*names)
+        return one
 
-        def many(p: Mapping[str, object]) -> str:
-            return form % read(p)
+    def many(p: Mapping[str, object]) -> str:
+        if arity is not None and len(p) != arity:
+            raise KeyError
+        return form % read(p)
 
-        fill = many
-    return fill if arity is None else _counted(fill, arity)
+    return many
 
 
-def _counted(fill: Fill, arity: int) -> Fill:
+def _counted(fill: Fill, arity: int | None) -> Fill:
     """``fill``, first raising KeyError for parameters that are not ``arity`` many."""
+    if arity is None:
+        return fill
 
     def counted(p: dict[str, object]) -> str:
         if len(p) != arity:
@@ -308,32 +320,50 @@ def _counted(fill: Fill, arity: int) -> Fill:
     return counted
 
 
-def _written_first(
+def _grouping_fill(
     form: str,
-    names: tuple[str, ...],
+    read: Callable[[Mapping[str, object]], tuple[object, ...]],
     numbers: tuple[int, ...],
     group: Callable[[int], str],
     arity: int | None,
-    isolate: bool,
 ) -> Fill:
-    """What :func:`join` gives for fields whose values are written before the template is
-    filled: the whole numbers of the fields at ``numbers`` grouped, and with ``isolate``
-    every other value isolated."""
-    grouped = frozenset(numbers)
+    """What :func:`join` gives where the fields at ``numbers`` group whole numbers of four
+    digits or more: the values are read as they are, and copied only when one is grouped."""
 
     def fill(p: Mapping[str, object]) -> str:
         if arity is not None and len(p) != arity:
             raise KeyError
-        values: list[object] = [p[name] for name in names]
+        values = read(p)
         for index in numbers:
             value = values[index]
             if type(value) is int and (value >= 1000 or value <= -1000):
-                values[index] = group(value)
-        if isolate:
-            values = [
-                value if index in grouped and type(value) is int else isolated(str(value))
-                for index, value in enumerate(values)
-            ]
+                grouped = list(values)
+                for at in numbers:
+                    number = grouped[at]
+                    if type(number) is int and (number >= 1000 or number <= -1000):
+                        grouped[at] = group(number)
+                return form % tuple(grouped)
+        return form % values
+
+    return fill
+
+
+def _isolating(
+    form: str,
+    read: Callable[[Mapping[str, object]], tuple[object, ...]],
+    numbers: frozenset[int],
+    group: Callable[[int], str] | None,
+) -> Fill:
+    """What :func:`join` gives for a language written right to left: every value but a
+    whole number isolated (:func:`isolated`), the whole numbers at ``numbers`` grouped."""
+
+    def fill(p: Mapping[str, object]) -> str:
+        values = []
+        for index, value in enumerate(read(p)):
+            if type(value) is int and index in numbers and group is not None:
+                values.append(group(value) if value >= 1000 or value <= -1000 else value)
+            else:
+                values.append(isolated(str(value)))
         return form % tuple(values)
 
     return fill
