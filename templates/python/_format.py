@@ -333,16 +333,14 @@ def _grouping_fill(
         if arity is not None and len(p) != arity:
             raise KeyError
         values = read(p)
+        written: list[object] | None = None
         for index in numbers:
             value = values[index]
             if type(value) is int and (value >= 1000 or value <= -1000):
-                grouped = list(values)
-                for at in numbers:
-                    number = grouped[at]
-                    if type(number) is int and (number >= 1000 or number <= -1000):
-                        grouped[at] = group(number)
-                return form % tuple(grouped)
-        return form % values
+                if written is None:
+                    written = list(values)
+                written[index] = group(value)
+        return form % (values if written is None else tuple(written))
 
     return fill
 
