@@ -107,4 +107,4 @@ fuzz: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist site/build ts/node_modules ts/dist .pytest_cache .mypy_cache .ruff_cache \
-		.errorbook-cache .hypothesis
+		.hypothesis

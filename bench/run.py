@@ -333,13 +333,26 @@ def errorbook(*args: str) -> list[str]:
     return [*synth.errorbook_command(), *args]
 
 
+def caches_of(root: Path) -> Path:
+    """The cache folder of the project in ``root`` (in the scratch folder's user cache)."""
+    from errorbook.pipeline import cachedir
+
+    found = cachedir.folder(str(root))
+    if found is None:
+        raise RuntimeError(f"no cache folder for {root}")
+    return Path(found)
+
+
 def copy_tree(source: Path, target: Path, cache: bool = True) -> Path:
-    """A copy of a project; without ``cache``, without what earlier runs left in
-    .errorbook-cache (the stamp and the catalog cache), as in a fresh clone."""
+    """A copy of a project; with ``cache``, with what earlier runs left in its cache folder
+    (the stamp and the catalog cache), else with none, as in a fresh clone."""
     if target.exists():
         shutil.rmtree(target)
-    skip = ("__pycache__",) if cache else ("__pycache__", ".errorbook-cache")
-    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(*skip))
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    caches = caches_of(target)
+    shutil.rmtree(caches)
+    if cache:
+        shutil.copytree(caches_of(source), caches)
     os.sync()  # the copy is a checkout made before the run: its writes are not the run's
     return target
 
@@ -777,7 +790,7 @@ def bench_example(scratch: Path, timeout: float) -> ExampleResult | None:
     result.codes = len(data["codes"])
     result.locales = len(data["registry"].get("locales") or [])
     base, work = scratch / "example" / "base", scratch / "example" / "work"
-    skip = shutil.ignore_patterns("__pycache__", ".errorbook-cache", ".mypy_cache")
+    skip = shutil.ignore_patterns("__pycache__", ".mypy_cache")
     shutil.copytree(EXAMPLE, base, symlinks=True, ignore=skip)
     result.files = len((base / ".errorbook-files").read_text("utf-8").splitlines()) - 1
     log(f"example registry {result.name}: {result.codes} codes, {result.files} outputs")
@@ -1058,7 +1071,7 @@ def bench_docs(size: synth.Size, target: float, scratch: Path, timeout: float) -
     def build(fresh: bool) -> Child:
         if fresh:  # as in a fresh clone: no earlier build to compare with (not timed)
             shutil.rmtree(site / "build", ignore_errors=True)
-            cache = work / ".errorbook-cache"  # nor what earlier builds kept:
+            cache = caches_of(work)  # nor what earlier builds kept:
             for memo in [*cache.glob("site-*.memo"), cache / "site-templates.bin"]:
                 memo.unlink(missing_ok=True)  # memos of pages, tabs, search; templates
         else:
@@ -1642,7 +1655,7 @@ def report(
         "- **Full generation**: `errorbook generate` on a fresh copy of that project whose "
         "registry has 5% of its messages reworded, so every catalog merges real changes "
         "(a reworded entry keeps its translation as fuzzy). The copy has no "
-        "`.errorbook-cache`, as in a fresh clone, so nothing an earlier run learned is used. "
+        "cache folder, as in a fresh clone, so nothing an earlier run learned is used. "
         "The time is the whole command: it also validates the registry, writes the templates "
         "and the Python package, and checks the catalogs. **With the last run's cache**: the "
         "same rewording in a copy where `errorbook generate` ran after the translators' "
@@ -1753,6 +1766,8 @@ def parse_sizes(text: str) -> list[synth.Size]:
 @contextlib.contextmanager
 def scratch_folder(keep: bool) -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="errorbook-bench-"))
+    # The projects' caches, in the scratch folder too: gone with it, never the user's own.
+    os.environ["XDG_CACHE_HOME"] = str(folder / "user-cache")
     try:
         yield folder
     finally:

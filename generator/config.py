@@ -44,6 +44,7 @@ class Config:
     max_input_mib: int | None = None  # None: inputs.DEFAULT_LIMIT_MIB (or its variable)
     messages_domain: str = "messages"  # file name of the UI messages' catalogs
     docs_domain: str = "docs"  # file name of the reference prose's catalogs
+    cache_dir: Path | None = None  # None: the user's cache folder (pipeline.cachedir)
 
     @property
     def domains(self) -> dict[str, str]:

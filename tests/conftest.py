@@ -14,8 +14,25 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.pipeline import cachedir
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def user_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The user's cache folder for the whole run, outside every project the tests make (and
+    outside the home folder of whoever runs them); processes the tests start inherit it."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    return folder
+
+
+def cache_of(root: Path) -> Path:
+    """The cache folder of the project in ``root`` (made if need be)."""
+    found = cachedir.folder(str(root))
+    assert found is not None, f"no cache folder for {root}"
+    return Path(found)
 
 
 @dataclass

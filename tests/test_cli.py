@@ -319,7 +319,6 @@ def test_explain_marks_each_field_it_shows_in_the_source_language(run: Run, tmp_
             "node_modules",
             "examples",
             "test-artifacts",
-            ".errorbook-cache",
         ),
     )
     po = project / "locales" / "de" / "LC_MESSAGES" / "docs.po"

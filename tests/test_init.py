@@ -31,11 +31,11 @@ def test_init_then_generate_then_site_build(run: Run, tmp_path: Path) -> None:
     for name in ("codes.yaml", "pyproject.toml", ".gitignore", "site/mkdocs.base.yml"):
         assert (root / name).is_file(), name
     assert 'name: "billing_service"' in (root / "codes.yaml").read_text("utf-8")
-    assert (root / ".gitignore").read_text("utf-8") == "/.errorbook-cache/\n/site/build/\n"
+    assert (root / ".gitignore").read_text("utf-8") == "/site/build/\n"
     assert run("generate", cwd=root).code == 0
     assert run("check", cwd=root).code == 0
     loose = sorted(p.name for p in root.iterdir() if p.name.startswith("."))
-    assert loose == [".errorbook-cache", ".errorbook-files", ".gitignore"]  # the lock inside
+    assert loose == [".errorbook-files", ".gitignore"]  # the caches live outside
     built = run("site", "build", cwd=root)
     assert built.code == 0, built.out + built.err
     assert (root / "site" / "build" / "en" / "codes" / "invalid_argument" / "index.html").is_file()
@@ -68,9 +68,7 @@ def test_init_adds_to_what_is_there_and_replaces_nothing(run: Run, tmp_path: Pat
     assert run("init", cwd=tmp_path).code == 0
     pyproject = (tmp_path / "pyproject.toml").read_text("utf-8")
     assert pyproject.startswith('[project]\nname = "app"\n\n[tool.errorbook]\n')
-    assert (tmp_path / ".gitignore").read_text("utf-8") == (
-        "dist/\n/site/build/\n/.errorbook-cache/\n"
-    )
+    assert (tmp_path / ".gitignore").read_text("utf-8") == "dist/\n/site/build/\n"
     before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     again = run("init", cwd=tmp_path)
     assert again.code == 2 and "has a [tool.errorbook] table already" in again.err
@@ -323,7 +321,7 @@ def test_init_ends_a_gitignore_line_before_adding_its_own(run: Run, tmp_path: Pa
     (tmp_path / ".gitignore").write_text("node_modules", "utf-8")
     assert run("init", cwd=tmp_path).code == 0
     lines = (tmp_path / ".gitignore").read_text("utf-8").split("\n")
-    assert lines[0] == "node_modules" and "/.errorbook-cache/" in lines
+    assert lines[0] == "node_modules" and "/site/build/" in lines
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,7 @@ class Job:
     manifest: Collection[str]  # output.previous: the files errorbook wrote last time
     stage: Callable[[str, bytes], Stored] | None  # output.stage: a changed PO or MO file
     forked: bool  # each locale runs in a process forked for it (pipeline.forks)
-    #: seal.write_cache, for a forked worker's verdict records (None: the parent writes)
+    #: output.write_cache, for a forked worker's verdict records (None: the parent writes)
     remember: Callable[[str, bytes], None] | None = None
     settled_only: bool = False  # a locale that would read a file raises _Unsettled
 
@@ -717,7 +717,7 @@ def process(
     may take over, see :func:`claim`). ``stage`` (``output.stage``), when given, writes a
     changed PO file to a staged file beside it; the run then passes it as an
     ``output.Stored``, and the caller must ``output.write`` or ``output.discard`` it.
-    ``remember`` (``seal.write_cache``), when given, lets a forked worker write its PO
+    ``remember`` (``output.write_cache``), when given, lets a forked worker write its PO
     file's verdict record itself (see ``cache.verdicts_path``) instead of sending it back:
     a record holds only true seals, whether or not the run goes on to write.
 

@@ -39,9 +39,11 @@ def nothing_to_do(root: str | Path, refreshed: bytes | None, problems: list[obje
     if refreshed is not None:  # some stat changed, no content did: note the new stats
         from pathlib import Path
 
-        from ..pipeline import output
+        from ..pipeline import cachedir, output
 
-        output.write_cache(Path(root), stamp.STAMP, refreshed)
+        folder = cachedir.folder(str(root))
+        if folder is not None:
+            output.write_cache(Path(folder), stamp.STAMP, refreshed)
     # The catalogs are the ones the last run warned about: the warnings stand until the
     # PO files change, and a run that changes nothing says them again.
     recorded = stamp.recorded_problems(problems)

@@ -23,7 +23,6 @@ from .. import inputs
 from ..config import Config
 from ..errors import OutputError, UsageError
 from ..names import SHIPPED_TEMPLATES
-from ..pipeline.output import CACHE_FOLDER
 
 HELP = "start a new project: a registry, its configuration and its site"
 DESCRIPTION = (
@@ -32,9 +31,9 @@ DESCRIPTION = (
     "and `errorbook site build` work at once. Nothing that exists is replaced."
 )
 
-#: What init adds to .gitignore: errorbook's cache (the lock file lives in it too) and the
-#: built site; the generated sources themselves are meant to be committed.
-IGNORED = (f"/{CACHE_FOLDER}/", "/site/build/")
+#: What init adds to .gitignore: the built site (the caches live outside the project, see
+#: pipeline.cachedir); the generated sources themselves are meant to be committed.
+IGNORED = ("/site/build/",)
 
 TABLE = """\
 [tool.errorbook]

@@ -220,9 +220,9 @@ class Memo:
     is all that their HTML is made from: a rebuild after an edit reads and highlights only
     the tabs that changed, and gives the bytes a build without a memo gives."""
 
-    def __init__(self, root: Path, name: str, fingerprint: str) -> None:
+    def __init__(self, folder: Path | None, name: str, fingerprint: str) -> None:
         self._fingerprint = fingerprint
-        self._memo = memo.Memo(root, name, fingerprint)
+        self._memo = memo.Memo(folder, name, fingerprint)
 
     def render(self, text: str, make: Callable[[str], str | None]) -> str | None:
         """The HTML of the tabs ``text`` holds: as an earlier build made it, else

@@ -21,8 +21,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from .. import inputs
-from ..pipeline import seal
+from ..pipeline import cachedir, output
 
 #: The layout of a memo file; a file of another format is an empty memo.
 FORMAT = 2
@@ -33,18 +32,18 @@ LIMIT = 1 << 30
 class Memo:
     """A memo file's entries, and the ones this build used: only those are kept."""
 
-    def __init__(self, root: Path, name: str, fingerprint: str) -> None:
-        self._root = root
+    def __init__(self, folder: Path | None, name: str, fingerprint: str) -> None:
+        self._folder = folder  # the project's cache folder (None: nothing is kept)
         self._name = name
         self._fingerprint = fingerprint
         self._known: dict[str, Any] = self._read()
         self._used: dict[str, Any] = {}
 
     def _read(self) -> dict[str, Any]:
-        try:  # as every cache is read: a regular file, of bounded size, not through a link
-            found = seal.read(self._root / self._name, limit=LIMIT)
+        found = cachedir.read(self._folder, self._name, limit=LIMIT)
+        try:
             data = None if found is None else marshal.loads(zlib.decompress(found))
-        except (inputs.InputFileError, EOFError, ValueError, TypeError, zlib.error):
+        except (EOFError, ValueError, TypeError, zlib.error):
             return {}
         if not isinstance(data, dict) or data.get("fingerprint") != self._fingerprint:
             return {}
@@ -71,4 +70,4 @@ class Memo:
         data = marshal.dumps(
             {"fingerprint": self._fingerprint, "format": FORMAT, "pages": self._used}
         )
-        seal.write_cache(self._root, self._name, zlib.compress(data, 1))
+        output.write_cache(self._folder, self._name, zlib.compress(data, 1))

@@ -11,8 +11,8 @@ an edit makes MkDocs rebuild once (a regeneration inside the build would write i
 watched pages and start a second build); the plugin then only builds.
 
 Each language is its own MkDocs build, and ``errorbook site build`` runs them side by side: the
-builds of one project take turns here (a lock in the cache folder), so the first regenerates
-what changed and the others find the stamp up to date.
+builds of one project take turns here (the project's lock), so the first regenerates what
+changed and the others find the stamp up to date.
 
 Every page it builds names its translations: the ``<link rel="alternate" hreflang>`` of the
 head point at the same page in each published language, with absolute URLs and an
@@ -31,11 +31,12 @@ is the gate for those).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -51,7 +52,7 @@ from ..diagnostics import InvalidInput
 from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
 from ..errors import ErrorbookError
-from ..pipeline import output, stamp
+from ..pipeline import cachedir, output, stamp
 from . import (
     example_tabs,
     rendered_pages,
@@ -60,7 +61,6 @@ from . import (
     themed_pages,
 )
 
-TURN = f"{stamp.CACHE_DIR}/site-build.lock"
 log = logging.getLogger("mkdocs.plugins.errorbook")
 _SEVERITY = re.compile(r": (?:error|warning): ")  # the log level says it
 #: What Material writes for ``extra.alternate``: the head's links, one line each, and the
@@ -85,30 +85,6 @@ REQUIRED_EXTENSIONS: dict[str, dict[str, object]] = {
 }
 
 
-@contextlib.contextmanager
-def _one_at_a_time(root: Path) -> Iterator[None]:
-    """Wait until no other build of this project is in its pre-build step (flock: the lock
-    dies with its process)."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: generate's own lock still refuses concurrent writes
-        yield
-        return
-    # Never through a link, nor on a FIFO or a device a commit put there: such a turn is
-    # not taken (generate's own lock still refuses a second writer, and says why).
-    try:
-        handle = output.open_lock(root, TURN)
-    except output.OutputError:
-        yield  # a read-only tree: nothing can be regenerated there anyway
-        return
-    with handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 class ErrorbookConfig(base.Config):  # type: ignore[no-untyped-call]
     """The plugin's options in mkdocs.yml (``plugins: [errorbook: {...}]``)."""
 
@@ -117,6 +93,10 @@ class ErrorbookConfig(base.Config):  # type: ignore[no-untyped-call]
     #: False: every page is converted, indexed and laid out afresh, and nothing is kept in
     #: the project's cache folder for the next build.
     cache = config_options.Type(bool, default=True)
+    #: The folder the project's cache folder is made in, relative to mkdocs.yml (default:
+    #: the user's cache folder, ``$XDG_CACHE_HOME/errorbook``); never one inside the
+    #: project's git work tree, where a commit could put caches (see pipeline.cachedir).
+    cache_dir = config_options.Optional(config_options.Type(str))
 
 
 class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-call]
@@ -195,8 +175,8 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         )
         if made_with is None or not self.config.cache:
             return None
-        root = self._settings(mkdocs_config).root
-        return example_tabs.Memo(root, _memo_name("tabs", mkdocs_config), made_with)
+        folder = cachedir.of(self._settings(mkdocs_config))
+        return example_tabs.Memo(folder, _memo_name("tabs", mkdocs_config), made_with)
 
     def _page_memos(self, mkdocs_config: MkDocsConfig) -> None:
         """Decide, at a build's first page, when every plugin has configured the site,
@@ -207,17 +187,17 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         self._pages_known = True
         if not self.config.cache:
             return
-        root = self._settings(mkdocs_config).root
+        folder = cachedir.of(self._settings(mkdocs_config))
         made_with = rendered_pages.fingerprint(mkdocs_config)
         if made_with is not None:
             name = _memo_name("pages", mkdocs_config)
-            self._pages = rendered_pages.RenderedPages(root, name, made_with)
-        self._search = self._search_entries(mkdocs_config, root)
+            self._pages = rendered_pages.RenderedPages(folder, name, made_with)
+        self._search = self._search_entries(mkdocs_config, folder)
         made_with = themed_pages.fingerprint(mkdocs_config)
         if made_with is not None:
             token = self._token
             self._themed = themed_pages.ThemedPages(
-                root,
+                folder,
                 _memo_name("themed", mkdocs_config),
                 made_with,
                 lambda content: content.replace(token, "held"),
@@ -225,7 +205,7 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
             )
 
     def _search_entries(
-        self, mkdocs_config: MkDocsConfig, root: Path
+        self, mkdocs_config: MkDocsConfig, folder: Path | None
     ) -> search_entries.SearchEntries | None:
         """What adds this build's pages to Material's search index, through the memo of the
         last build of this configuration where the index is one it knows."""
@@ -235,7 +215,7 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
             return None
         token = self._token
         return search_entries.SearchEntries(
-            root,
+            folder,
             _memo_name("search", mkdocs_config),
             made_with,
             index,
@@ -245,9 +225,12 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
     def _settings(self, mkdocs_config: MkDocsConfig) -> config.Config:
         folder = Path(mkdocs_config.config_file_path).resolve().parent
         try:
-            return config.load(cwd=folder)
+            settings = config.load(cwd=folder)
         except config.ConfigError as exc:
             raise PluginError(f"errorbook: {exc}") from None
+        if self.config.cache_dir is None:
+            return settings
+        return dataclasses.replace(settings, cache_dir=folder / self.config.cache_dir)
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         if not self.config.enabled:
@@ -255,7 +238,7 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         if os.environ.get(SERVING):
             return  # `errorbook site serve` regenerates before MkDocs sees a change
         settings = self._settings(config)
-        with _one_at_a_time(settings.root):
+        with output.locked(settings.root, wait=True):  # the languages build side by side
             if stamp.unchanged(settings):
                 return  # nothing changed since the last generate: no need to parse anything
             self._generate(settings)
@@ -357,7 +340,7 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
             return env
         self._env = env
         if env.bytecode_cache is None and self.config.cache:
-            self._templates = template_code.TemplateCode(self._settings(config).root)
+            self._templates = template_code.TemplateCode(cachedir.of(self._settings(config)))
             env.bytecode_cache = self._templates
         return env
 
@@ -416,7 +399,7 @@ def _memo_name(kind: str, mkdocs_config: MkDocsConfig) -> str:
     """The cache file of one kind of memo for one site configuration (a file each: the
     languages build side by side)."""
     source = Path(mkdocs_config.config_file_path).resolve()
-    return f"{stamp.CACHE_DIR}/site-{kind}-{source.stem}-{digest(str(source))[:12]}.memo"
+    return f"site-{kind}-{source.stem}-{digest(str(source))[:12]}.memo"
 
 
 def _inline(mkdocs_config: MkDocsConfig) -> Callable[[str], str | None]:

@@ -154,9 +154,9 @@ def toc_tokens(items: Sequence[Any]) -> list[dict[str, Any]]:
 class RenderedPages:
     """Converts pages for one build, from the memo where it can."""
 
-    def __init__(self, root: Path, name: str, fingerprint: str) -> None:
+    def __init__(self, folder: Path | None, name: str, fingerprint: str) -> None:
         self._fingerprint = fingerprint
-        self._memo = memo.Memo(root, name, fingerprint)
+        self._memo = memo.Memo(folder, name, fingerprint)
         self._files: tuple[int, str] | None = None  # (id of the build's Files, their hash)
 
     def attach(self, page: Any) -> None:

@@ -76,14 +76,14 @@ class SearchEntries:
 
     def __init__(
         self,
-        root: Path,
+        folder: Path | None,
         name: str,
         fingerprint: str,
         index: Any,
         normal: Callable[[str], str] = lambda content: content,
     ) -> None:
         self._fingerprint = fingerprint
-        self._memo = memo.Memo(root, name, fingerprint)
+        self._memo = memo.Memo(folder, name, fingerprint)
         self._index = index
         self._add: Callable[[Any], None] = index.add_entry_from_context
         self._normal = normal

@@ -4,7 +4,7 @@ Every MkDocs build compiles each template it uses into Python code again (Materi
 about thirty), in every language's build: on a rebuild through the memos, that is about a
 tenth of the work. Jinja's bytecode cache is made for this; this one keeps the code in one
 file of the project's cache folder, shared by the languages (they use the same templates)
-and written as every cache file is, whole and atomically (``pipeline.seal.write_cache``).
+and written as every cache file is, whole and atomically (``pipeline.output.write_cache``).
 
 Jinja judges each entry itself: its header names Jinja's format and Python's version, and
 its checksum the template's source, so a template edited or a Python upgraded is compiled
@@ -20,10 +20,9 @@ from typing import Any
 
 from jinja2 import BytecodeCache
 
-from .. import inputs
-from ..pipeline import seal, stamp
+from ..pipeline import cachedir, output
 
-NAME = f"{stamp.CACHE_DIR}/site-templates.bin"
+NAME = "site-templates.bin"
 #: A file larger than this is not read (about a hundred times what Material's templates take).
 LIMIT = 64 << 20
 
@@ -31,16 +30,16 @@ LIMIT = 64 << 20
 class TemplateCode(BytecodeCache):
     """The compiled templates of a project's site builds."""
 
-    def __init__(self, root: Path) -> None:
-        self._root = root
+    def __init__(self, folder: Path | None) -> None:
+        self._folder = folder  # the project's cache folder (None: nothing is kept)
         self._known = self._read()
         self._made: dict[str, bytes] = {}
 
     def _read(self) -> dict[str, bytes]:
-        try:  # as every cache is read: a regular file, of bounded size, not through a link
-            found = seal.read(self._root / NAME, limit=LIMIT)
+        found = cachedir.read(self._folder, NAME, limit=LIMIT)
+        try:
             data = None if found is None else marshal.loads(found)
-        except (inputs.InputFileError, EOFError, ValueError, TypeError):
+        except (EOFError, ValueError, TypeError):
             return {}
         if not isinstance(data, dict):
             return {}
@@ -64,5 +63,5 @@ class TemplateCode(BytecodeCache):
         if not self._made:
             return
         merged = {**self._read(), **self._made}
-        seal.write_cache(self._root, NAME, marshal.dumps(dict(sorted(merged.items()))))
+        output.write_cache(self._folder, NAME, marshal.dumps(dict(sorted(merged.items()))))
         self._known, self._made = merged, {}

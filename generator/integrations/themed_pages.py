@@ -156,14 +156,14 @@ class ThemedPages:
 
     def __init__(
         self,
-        root: Path,
+        folder: Path | None,
         name: str,
         fingerprint: str,
         normal: Callable[[str], str] = lambda content: content,
         *,
         overridden: bool = False,
     ) -> None:
-        self._memo = memo.Memo(root, name, fingerprint)
+        self._memo = memo.Memo(folder, name, fingerprint)
         self._fingerprint = fingerprint
         self._normal = normal
         self._overridden = overridden

@@ -27,7 +27,7 @@ from ..digest import digest
 from ..emit import Files
 from ..errors import ConfigError
 from ..registry.model import Registry
-from . import cache, loading, output, runtime, seal
+from . import cache, cachedir, loading, output, runtime
 from . import pages as page_files
 
 if TYPE_CHECKING:
@@ -368,7 +368,7 @@ def _run(
         existing = existing_catalogs(config, registry)
     locales_dir = config.display(config.locales_dir)
     keep = config.site_dir is not None or config.typescript_out is not None
-    previous = cache.load(config.root) if use_cache else None
+    previous = cache.load(cachedir.of(config)) if use_cache else None
     # The site imports the Python package from the run's files: there, it needs the bytes.
     by_hash = ["templates", "json"] + (["python"] if config.site_dir is None else [])
     same = Made(config, registry, previous, vouch if use_cache else None, by_hash)
@@ -397,7 +397,7 @@ def _run(
         stamped=stamped if use_cache else None,
         manifest=output.previous(config.root, config.input_limit),
         stage=functools.partial(output.stage, config.root, owner=os.getpid()) if staged else None,
-        remember=functools.partial(seal.write_cache, config.root) if staged else None,
+        remember=functools.partial(output.write_cache, cachedir.of(config)) if staged else None,
         alongside=makers,
     )
     unlisted = unlisted_catalogs(config, registry)
@@ -733,11 +733,12 @@ def _write(
             known=catalog_run.hashes,
             settled=hashes,
         )
-    seal.write_cache(config.root, cache.CATALOGS, catalog_run.cache.to_bytes())
+    folder = cachedir.of(config)
+    output.write_cache(folder, cache.CATALOGS, catalog_run.cache.to_bytes())
     for path, record in sorted(catalog_run.cache.verdicts.items()):
-        seal.write_cache(config.root, cache.verdicts_path(path), record)
+        output.write_cache(folder, cache.verdicts_path(path), record)
     for record in fresh:
-        seal.write_cache(config.root, cache.REGISTRY, record)
+        output.write_cache(folder, cache.REGISTRY, record)
     written = {r.path: files[r.path] for r in results if r.status not in ("removed", "left")}
     # The stamp records what this run used, not what is on disk by now: an input saved
     # during the run then differs from the stamp, and the next run does the work.
@@ -749,7 +750,7 @@ def _write(
     used.update({str(config.registry): data for data in seen[-1:]})
     found = findings(config, registry, read, catalog_run)
     output.write_cache(
-        config.root,
+        folder,
         stamp.STAMP,
         stamp.record(
             config,

@@ -3,7 +3,8 @@
 Merging a locale's PO file, writing it and compiling its MO file is most of a run's work,
 and the result depends on nothing but the template of its domain (the POT text), the PO
 file as it was, the locale, the registry's count placeholders and errorbook's own code. The
-cache (``.errorbook-cache/catalogs.json``, git-ignored) records, per PO file:
+cache (``catalogs.json`` in the project's cache folder, see :mod:`.cachedir`) records, per
+PO file:
 
 - ``written``: after a run, the hash of the PO and MO files it produced, under the hash of
   everything else they came from. When the next run finds that same PO file, merging it
@@ -19,7 +20,7 @@ A change to one locale's PO file therefore re-merges and recompiles that locale 
 value is keyed by content hashes, never by time stamps, and a cache that cannot be read is
 an empty one: the cache can make a run faster, never different.
 
-Beside it, one file per PO file in ``.errorbook-cache/verdicts/`` (:func:`verdicts_path`)
+Beside it, one file per PO file in ``verdicts/`` (:func:`verdicts_path`)
 holds the seals of the formatted translations whose checks found nothing wrong in it (see
 :class:`generator.catalogs.checks.Verdicts`), so that a file a translator edited in one place
 is checked in that place. A file of its own, read only by the worker that checks that PO
@@ -38,16 +39,15 @@ from pathlib import Path
 
 import babel
 
-from .. import inputs
 from ..catalogs import plurals
 from ..diagnostics import Diagnostic
 from ..digest import digest
 from ..registry.model import Registry
-from . import seal
+from . import cachedir
 
-CATALOGS = ".errorbook-cache/catalogs.json"
-REGISTRY = ".errorbook-cache/registry.pickle"
-VERDICTS = ".errorbook-cache/verdicts"
+CATALOGS = "catalogs.json"
+REGISTRY = "registry.pickle"
+VERDICTS = "verdicts"
 #: The layout of the file; a cache of another format is ignored. 3: diagnostics carry an id;
 #: 4: counts carry the rejected translations; 5: outputs made from the registry alone, and
 #: PO and MO files hashed as the stamp hashes them (plain SHA-256).
@@ -100,19 +100,14 @@ class CatalogCache:
     # The verdict records a run made anew, by PO file path, each a file's bytes
     # (:func:`verdicts_bytes`), for the caller to write beside catalogs.json; not in it.
     verdicts: dict[str, bytes] = field(default_factory=dict)
-    # The project whose cache this is (see :func:`load`), where :meth:`known` reads records.
-    root: Path | None = field(default=None, compare=False)
+    # The cache folder this came from (see :func:`load`), where :meth:`known` reads records.
+    folder: Path | None = field(default=None, compare=False)
 
     def known(self, path: str, salt: str) -> frozenset[bytes]:
         """The seals the record of the PO file ``path`` holds, if it was made under ``salt``
         (see :func:`verdicts_salt`) and is whole; else none, and every translation in the
         file is checked again."""
-        if self.root is None:
-            return frozenset()
-        try:
-            data = seal.read(self.root / verdicts_path(path))
-        except inputs.InputFileError:
-            return frozenset()
+        data = cachedir.read(self.folder, verdicts_path(path))
         return _seals(data, salt) if data is not None else frozenset()
 
     def to_bytes(self) -> bytes:
@@ -167,15 +162,12 @@ def templates_fingerprint() -> str:
     return _TEMPLATES[0]
 
 
-def load(root: Path) -> CatalogCache:
-    """The cache of the project in ``root`` (empty when there is none, or when it is not a
-    regular file of bounded size: a FIFO put there must not hang a run)."""
-    try:
-        data = seal.read(root / CATALOGS)
-    except inputs.InputFileError:
-        data = None
+def load(folder: Path | None) -> CatalogCache:
+    """The cache in the cache folder ``folder`` (empty when there is none, or when it is not
+    a regular file of bounded size: a FIFO put there must not hang a run)."""
+    data = cachedir.read(folder, CATALOGS)
     found = CatalogCache.from_bytes(data) if data is not None else CatalogCache()
-    found.root = root
+    found.folder = folder
     return found
 
 
@@ -232,7 +224,7 @@ def registry_key(data: bytes, *names: str) -> str:
     return digest(fingerprint(), data, *names)
 
 
-def load_registry(root: Path, key: str) -> Registry | None:
+def load_registry(folder: Path | None, key: str) -> Registry | None:
     """The registry the last ``generate`` loaded from the same bytes, or None.
 
     Reading and validating a registry of ten thousand codes takes seconds; unpickling it,
@@ -240,10 +232,7 @@ def load_registry(root: Path, key: str) -> Registry | None:
     otherwise. Only a valid registry is ever stored (an invalid one raises before), so a
     hit has no diagnostic to repeat. The file is the project's own cache, as trusted as
     its virtual environment; anything unexpected in it is a miss."""
-    try:
-        data = seal.read(root / REGISTRY, limit=_REGISTRY_LIMIT)
-    except inputs.InputFileError:
-        return None
+    data = cachedir.read(folder, REGISTRY, limit=_REGISTRY_LIMIT)
     return None if data is None else registry_from_bytes(data, key)
 
 

@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 from ..config import Config
 from ..registry import source
 from ..registry.model import Registry
-from . import cache, forks
+from . import cache, cachedir, forks
 
 #: A registry file at least this large is validated in a process of its own in any case.
 #: Reading and validating ten thousand codes leaves the process that did it about a hundred
@@ -113,7 +113,7 @@ def begin(config: Config, use_cache: bool = True, ahead: bool = False) -> Loadin
     data = source.read_file(config.registry, shown, limit)
     key = cache.registry_key(data, shown, stable)
     loading = Loading(data, shown, stable, key)
-    loading.cached = cache.load_registry(config.root, key) if use_cache else None
+    loading.cached = cache.load_registry(cachedir.of(config), key) if use_cache else None
     if loading.cached is None and forks.available():
         overlap = ahead and _PIPELINE not in sys.modules
         if overlap or len(data) >= FORKED_VALIDATION_BYTES:

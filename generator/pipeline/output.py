@@ -55,7 +55,7 @@ import tempfile
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import Literal
 
 from .. import inputs
 from ..diagnostics import Diagnostics, InvalidInput, Mark
@@ -66,15 +66,13 @@ Status = Literal[
     "created", "updated", "unchanged", "removed", "stale", "missing", "orphaned", "left"
 ]
 MANIFEST = ".errorbook-files"
-CACHE_FOLDER = ".errorbook-cache"  # git-ignored: the caches, the stamp and the lock
-LOCK = f"{CACHE_FOLDER}/generate.lock"
 _HEAD = 65536  # the header must appear this near the top of a file (after front matter)
 _KEEP = (".po",)  # translators' files: merged into, never removed
 _TEMP = ".errorbook-"  # in every temporary file's name, between the target's name and a random part
 _TEMP_NAME = re.compile(r"\..+\.errorbook-[a-z0-9_]+\.tmp")
 _STAGED_NAME = re.compile(r"\..+\.errorbook-([0-9]+)-[a-z0-9_]+\.staged")
 _MO_MAGIC = (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")
-_NEVER = {".git", ".hg", ".svn", CACHE_FOLDER}  # folders whose content errorbook never removes
+_NEVER = {".git", ".hg", ".svn"}  # folders whose content errorbook never removes
 
 
 @dataclass(frozen=True)
@@ -687,62 +685,48 @@ def _is_header(lines: list[bytes], index: int) -> bool:
     return index < len(lines) and _HEADER_LINE.fullmatch(lines[index]) is not None
 
 
-def open_lock(root: Path, name: str) -> BinaryIO:
-    """The lock file ``name`` in the project's cache folder, opened (made if missing) for
-    flock. Never through a link, and never a FIFO or a device: a commit can put any of
-    them there, and a link would have errorbook create its target. OutputError, saying
-    what is there and what to do, when the file cannot be opened as a lock."""
-    folder = root / CACHE_FOLDER
-    if folder.is_symlink():  # the lock, the stamp and the caches would land at its target
-        raise OutputError(
-            f"{CACHE_FOLDER}: is a symbolic link; errorbook keeps its lock and caches in this "
-            "folder and writes nothing through a link (remove the link; the folder is made "
-            "again)"
-        )
-    if folder.exists() and not folder.is_dir():
-        raise OutputError(
-            f"{CACHE_FOLDER}: is not a folder; errorbook keeps its lock and caches in a "
-            "folder of this name (remove the file; the folder is made again)"
-        )
-    flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK
-    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        folder.mkdir(exist_ok=True)
-        fd = os.open(root / name, flags, 0o644)
-    except OSError as exc:
-        reason = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
-        raise OutputError(f"{name}: cannot open: {reason}") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise OutputError(
-            f"{name}: is not a regular file; errorbook locks the project with a file of this "
-            "name (remove what is there; the file is made again)"
-        )
-    return os.fdopen(fd, "r+b")
+#: The projects this process holds the lock of, each with how many times it took it.
+_held: dict[str, int] = {}
 
 
 @contextlib.contextmanager
-def locked(root: Path) -> Iterator[None]:
+def locked(root: Path, *, wait: bool = False) -> Iterator[None]:
     """Hold the project's lock: a second ``generate`` in the same tree stops with a clear
-    message instead of interleaving its writes. The lock dies with its process (flock), so a
-    killed run leaves nothing to clean up."""
+    message (or, with ``wait``, waits its turn) instead of interleaving its writes.
+
+    The lock is flock's, on the project's folder itself: there is no lock file a commit
+    could replace with a link or a FIFO, and the lock dies with its process, so a killed run
+    leaves nothing to clean up. A process that holds it may take it again (the MkDocs
+    plugin waits its turn, then generates)."""
     try:
         import fcntl
     except ImportError:  # not POSIX: no lock, each file is still replaced atomically
         yield
         return
-    with open_lock(root, LOCK) as handle:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise OutputError(
-                f"another errorbook is already running in {root} (it holds "
-                f"{LOCK}); wait for it to finish, then run again"
-            ) from None
+    key = os.path.realpath(root)
+    if _held.get(key):
+        _held[key] += 1
         try:
             yield
         finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            _held[key] -= 1
+        return
+    fd = os.open(key, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            raise OutputError(
+                f"another errorbook is already running in {root} (it holds the folder's "
+                "lock); wait for it to finish, then run again"
+            ) from None
+        _held[key] = 1
+        try:
+            yield
+        finally:
+            del _held[key]
+    finally:
+        os.close(fd)  # which lets go of the lock
 
 
 def _sweep(folders: set[Path]) -> None:
@@ -908,41 +892,17 @@ def _remove(root: Path, name: str, layout: Layout) -> None:
     _prune(path.parent, Path(where[0]) if where is not None else root)
 
 
-def write_cache(root: Path, name: str, data: bytes) -> None:
-    """A cache file (not an output: not in the manifest, git-ignored), replaced atomically.
+def write_cache(folder: Path | None, name: str, data: bytes) -> None:
+    """A cache file (not an output: not in the manifest), replaced atomically in the
+    project's cache folder (:mod:`.cachedir`; None: there is none, and nothing is written).
     Not through a link either: a cache that is not written only costs the next run its
-    shortcut. Every cache file comes sealed (:func:`.seal.write_cache`, ``stamp._dump``)."""
-    if _first_link(os.path.abspath(root), name.split("/")) is not None:
+    shortcut."""
+    if folder is None or not os.path.isdir(folder):
+        return  # a folder removed since cachedir made it is not made again here
+    if _first_link(os.path.abspath(folder), name.split("/")) is not None:
         return
     with contextlib.suppress(OSError):
-        _replace(root / name, data)
-
-
-def create_private(path: Path, data: bytes, *, replace: bool = False) -> bool:
-    """``data`` as a new file at ``path`` that only its owner can read, in a folder made for
-    its owner alone (the key of cache seals, see :mod:`.seal`). The file is made beside
-    ``path``, then linked into place: of two processes that make it at once, the first one's
-    stays, and nobody reads half of it. What is at ``path`` already stays there unless
-    ``replace``; False when it did. Raises OSError when the file cannot be made."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    made = path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}"
-    descriptor = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
-        if replace:
-            os.replace(made, path)
-            return True
-        try:
-            os.link(made, path)
-        except FileExistsError:
-            return False  # another process's, made first, or a file that is no key
-        except OSError:  # a file system without hard links
-            os.replace(made, path)
-        return True
-    finally:
-        if os.path.lexists(made):
-            os.unlink(made)
+        _replace(folder / name, data)
 
 
 def _prune(folder: Path, stop: Path) -> None:

@@ -1,6 +1,7 @@
 """Knowing, without parsing anything, that a ``generate`` would change nothing.
 
-After every full run the stamp (``.errorbook-cache/stamp.json``, git-ignored) records each
+After every full run the stamp (``stamp.json`` in the project's cache folder, see
+:mod:`.cachedir`) records each
 input (the registry, pyproject.toml, every PO file, every template, the hand-written site
 pages, errorbook's own code) and each output by size, modification time, change time and
 SHA-256, and the folders whose listing is an input (a new PO file or template must cost a
@@ -19,12 +20,12 @@ libraries and list of inputs, no output reached through a link, and every input 
 holding, byte for byte, what the run used. Unlike a no-op ``generate``, it trusts no size or
 mtime: it hashes every file again, since a file can be edited and given its mtime back.
 
-The stamp is sealed with this user's key (:mod:`.seal`), as every cache file is: it vouches
-for files by their hashes, so one that a commit planted, naming the hashes of files someone
-changed, must count for nothing.
+The stamp vouches for files by their hashes, so one that a commit planted, naming the hashes
+of files someone changed, must count for nothing: it lives outside the work tree, in a
+folder only its user can write (:mod:`.cachedir`).
 
-This module imports only the standard library's lightest modules (and ``seal``'s, hmac among
-them): a plain ``errorbook generate`` calls :func:`fresh_from` before it imports argparse or
+This module imports only the standard library's lightest modules: a plain ``errorbook
+generate`` calls :func:`fresh_from` before it imports argparse or
 reads pyproject.toml, so a no-op run costs little more than starting Python.
 """
 
@@ -36,6 +37,7 @@ import stat
 import time
 
 from .. import __version__
+from . import cachedir
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op run)
 if TYPE_CHECKING:
@@ -46,8 +48,7 @@ if TYPE_CHECKING:
     from ..diagnostics import Diagnostics
     from .output import Output
 
-CACHE_DIR = ".errorbook-cache"
-STAMP = f"{CACHE_DIR}/stamp.json"
+STAMP = "stamp.json"
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # generator/
 
 Entry = list[object]  # [size, mtime_ns or -1, sha256, ctime_ns]
@@ -200,7 +201,7 @@ def entries(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     when the stamp is missing, damaged, or another errorbook's."""
     root = str(config.root)
     try:
-        data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
+        data = json.loads(_stamp_bytes(root, _base(config)))
         if data["errorbook"] != __version__ or data["root"] != root:
             return {}
         recorded: dict[str, Entry] = dict(data["inputs"])
@@ -372,27 +373,27 @@ class _RealPaths:
 
 
 def _dump(data: dict[str, object]) -> bytes:
-    """The stamp's bytes: its JSON, sealed (see :mod:`.seal`)."""
-    from . import seal
-
-    return seal.seal((json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8"))
+    """The stamp's bytes: its JSON."""
+    return (json.dumps(data, indent=0, sort_keys=True) + "\n").encode("utf-8")
 
 
 #: A stamp is a few megabytes even for 10,000 codes in 30 languages.
 _STAMP_LIMIT = 256 * 1024 * 1024
 
 
-def _stamp_bytes(path: str) -> bytes:
-    """The stamp's JSON. It sits in a git-ignored folder anyone can write to, and a commit
-    can add one, so it is read as any input is (a regular file of bounded size, never a FIFO
-    or a device) and taken only under this user's seal (see :mod:`.seal`); OSError
-    otherwise, which makes the run take the ordinary way."""
-    from . import seal
+def _base(config: Config) -> str | None:
+    """Where the configuration keeps its caches (None: the user's cache folder)."""
+    return str(config.cache_dir) if config.cache_dir is not None else None
 
-    found = seal.unseal(_read_stamp(path))
-    if found is None:
-        raise OSError(f"{path}: not sealed with this user's key")
-    return found
+
+def _stamp_bytes(root: str, base: str | None) -> bytes:
+    """The stamp's JSON, read as any input is (a regular file of bounded size, never a FIFO,
+    a device or a link); OSError when there is none, which makes the run take the ordinary
+    way."""
+    folder = cachedir.folder(root, base)
+    if folder is None:
+        raise OSError("no cache folder")
+    return _read_stamp(os.path.join(folder, STAMP))
 
 
 def _read_stamp(path: str) -> bytes:
@@ -408,12 +409,12 @@ def _read_stamp(path: str) -> bytes:
         os.close(fd)
 
 
-def _recorded(root: str, config_repr: str | None) -> dict[str, Any] | None:
+def _recorded(root: str, config_repr: str | None, base: str | None) -> dict[str, Any] | None:
     """The stamp in ``root`` when this errorbook made it, for this configuration (None: a
     plain run's), every entry is one, and every input it lists is still one and no other;
     else None."""
     try:
-        data = json.loads(_stamp_bytes(os.path.join(root, STAMP)))
+        data = json.loads(_stamp_bytes(root, base))
         if (
             data["errorbook"] != __version__
             or data["root"] != root
@@ -444,11 +445,13 @@ def _valid(entry: object) -> TypeGuard[Entry]:
     )
 
 
-def _fresh(root: str, config_repr: str | None) -> tuple[bool, bytes | None, list[object]]:
+def _fresh(
+    root: str, config_repr: str | None, base: str | None = None
+) -> tuple[bool, bytes | None, list[object]]:
     """Whether nothing changed since the stamp in ``root``; when only the stat of some files
     changed (a racy entry settled, a checkout touched them), the refreshed stamp; and the
     catalogs' problems the stamp holds, as recorded (see :func:`recorded_problems`)."""
-    data = _recorded(root, config_repr)
+    data = _recorded(root, config_repr, base)
     if data is None:
         return False, None, []
     recorded: dict[str, dict[str, Entry]] = {"inputs": data["inputs"], "outputs": data["outputs"]}
@@ -471,7 +474,7 @@ def verify(config: Config) -> tuple[bool, bytes | None, list[object]]:
     """:func:`_fresh` for a loaded configuration, which must be the one recorded: whether
     nothing changed, the refreshed stamp to save if only some stat did, and the catalogs'
     problems it holds."""
-    return _fresh(str(config.root), repr(config))
+    return _fresh(str(config.root), repr(config), _base(config))
 
 
 def unchanged(config: Config) -> bool:
@@ -515,7 +518,7 @@ def proven(config: Config) -> Proof | None:
     from . import output
 
     root = str(config.root)
-    data = _recorded(root, repr(config))
+    data = _recorded(root, repr(config), _base(config))
     try:
         if (
             data is None

@@ -32,6 +32,7 @@ from ..conftest import (
     SUBPROCESS_TIMEOUT,
     Result,
     Run,
+    cache_of,
     errorbook_process,
     make_project,
     po,
@@ -80,7 +81,7 @@ def test_a_po_file_that_is_a_fifo_or_a_device_is_refused_quickly(
 
 
 def test_a_fifo_in_place_of_the_catalog_cache_does_not_hang(translated: Path) -> None:
-    cache = translated / ".errorbook-cache" / "catalogs.json"
+    cache = cache_of(translated) / "catalogs.json"
     cache.unlink()
     os.mkfifo(cache)
     target = po(translated, "de")

@@ -18,7 +18,7 @@ from generator.catalogs.catalog import merge, template
 from generator.catalogs.entries import entries as entries_of
 from generator.registry.validate import load_registry_text
 
-from ..conftest import MSGFMT, REGISTRY, ROOT, Run, make_project, po
+from ..conftest import MSGFMT, REGISTRY, ROOT, Run, cache_of, make_project, po
 
 
 def test_templates_have_context_comments_flags_and_plurals(translated: Path) -> None:
@@ -47,12 +47,12 @@ def test_po_files_carry_language_and_plural_forms(translated: Path) -> None:
 
 
 def test_regenerating_changes_nothing(run: Run, translated: Path) -> None:
-    """No file of the project changes. The stamp in .errorbook-cache may: a no-op run saves
+    """No file of the project changes. The stamp in the cache folder may: a no-op run saves
     it again when the stat of a file written in the last run's final moments has settled
     (see stamp.RACY_SECONDS), which made this test fail now and then."""
 
     def files() -> dict[Path, bytes]:
-        cache = translated / ".errorbook-cache"
+        cache = cache_of(translated)
         return {
             p: p.read_bytes()
             for p in translated.rglob("*")
@@ -251,9 +251,7 @@ def test_catalogs_are_identical_in_any_time_zone(tmp_path: Path) -> None:
             {
                 p.relative_to(root): p.read_bytes()
                 for p in root.rglob("*")
-                if p.is_file()
-                and "__pycache__" not in p.parts
-                and ".errorbook-cache" not in p.parts
+                if p.is_file() and "__pycache__" not in p.parts
             }
         )
     assert outputs[0] == outputs[1]
@@ -324,11 +322,7 @@ def test_parallel_catalogs_are_byte_identical_to_serial(tmp_path: Path) -> None:
                 env={**os.environ, "ERRORBOOK_JOBS": jobs, "PYTHONPATH": str(ROOT)},
             )
         outputs.append(
-            {
-                p.relative_to(root): p.read_bytes()
-                for p in root.rglob("*")
-                if p.is_file() and ".errorbook-cache" not in p.parts
-            }
+            {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
         )
     assert outputs[0] == outputs[1]
 

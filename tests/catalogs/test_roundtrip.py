@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import MSGFMT, Run, po
+from ..conftest import MSGFMT, Run, cache_of, po
 
 MSGMERGE = shutil.which("msgmerge")
 polib = pytest.importorskip("polib", reason="polib is not installed (the dev extra has it)")
@@ -112,7 +112,7 @@ def test_a_tools_file_converges(run: Run, translated: Path, name: str) -> None:
         else:
             assert changed == set(), (path, changed)
     once = {path: path.read_bytes() for path in saved}
-    shutil.rmtree(translated / ".errorbook-cache")  # the next run reads and merges every file
+    shutil.rmtree(cache_of(translated))  # the next run reads and merges every file
     result = run("generate", cwd=translated)
     assert result.code == 0 and result.out.startswith("0 files changed"), result.out
     assert {path: path.read_bytes() for path in saved} == once

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..conftest import Run, make_project, po, translate
+from ..conftest import Run, cache_of, make_project, po, translate
 
 
 def _entry(text: str, context: str) -> str:
@@ -132,7 +132,7 @@ def test_generate_and_check_name_the_line_of_the_file_as_written(
     checked = run("check", cwd=translated)
     assert where in checked.err, checked.err
     # A run that keeps the file as it is (its cache gone) points at the same place.
-    shutil.rmtree(translated / ".errorbook-cache")
+    shutil.rmtree(cache_of(translated))
     assert where in run("generate", cwd=translated).err
 
 

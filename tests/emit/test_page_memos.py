@@ -22,7 +22,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.structure.pages import Page
 
-from ..conftest import ROOT
+from ..conftest import ROOT, cache_of
 
 # MkDocs finds the plugin through its entry point, under the name the package installs as.
 plugin_module = importlib.import_module("errorbook.integrations.mkdocs_plugin")
@@ -30,7 +30,6 @@ rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages"
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
-seal = importlib.import_module("errorbook.pipeline.seal")
 SERVING = importlib.import_module("errorbook.commands.site").SERVING
 LANG = "de"
 
@@ -48,7 +47,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(
         plugin_module.ErrorbookPlugin,
         "_settings",
-        lambda self, config: SimpleNamespace(root=tmp_path),
+        lambda self, config: SimpleNamespace(root=tmp_path, cache_dir=None),
     )
     return folder
 
@@ -108,7 +107,7 @@ def _build(
 
 
 def _memos(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / ".errorbook-cache").glob("site-*-mkdocs.de-*.memo"))
+    return sorted(cache_of(tmp_path).glob("site-*-mkdocs.de-*.memo"))
 
 
 def _kinds(tmp_path: Path) -> list[str]:
@@ -196,23 +195,23 @@ def test_a_damaged_memo_is_an_empty_one(
     expected = _build(site, tmp_path / "first", counted)
     compiled = counted["compiled"]
     every = {"converted": pages, "indexed": pages, "laid out": pages}
-    templates = tmp_path / template_code.NAME
+    templates = cache_of(tmp_path) / template_code.NAME
     for memo in [*_memos(tmp_path), templates]:
-        memo.write_bytes(seal.seal(_unsealed(memo)[:-40]))  # cut short, under a good seal
+        memo.write_bytes(_unsealed(memo)[:-40])  # cut short, under a good seal
     assert _build(site, tmp_path / "damaged", counted) == expected
     assert counted == {**every, "compiled": compiled}
     # Well-formed files whose records are not what a build keeps: each record is a miss.
     for memo in _memos(tmp_path):
         data = marshal.loads(zlib.decompress(_unsealed(memo)))
         data["pages"] = {key: {"content": 1} for key in data["pages"]}
-        memo.write_bytes(seal.seal(zlib.compress(marshal.dumps(data))))
+        memo.write_bytes(zlib.compress(marshal.dumps(data)))
     code = marshal.loads(_unsealed(templates))
-    templates.write_bytes(seal.seal(marshal.dumps({key: b"j2" + bytes(40) for key in code})))
+    templates.write_bytes(marshal.dumps({key: b"j2" + bytes(40) for key in code}))
     assert _build(site, tmp_path / "odd", counted) == expected
     assert counted == {**every, "compiled": compiled}
     # A file of another kind, JSON as memos were once written: an empty memo.
     for memo in [*_memos(tmp_path), templates]:
-        memo.write_bytes(seal.seal(zlib.compress(json.dumps({"format": 2, "pages": {}}).encode())))
+        memo.write_bytes(zlib.compress(json.dumps({"format": 2, "pages": {}}).encode()))
     assert _build(site, tmp_path / "json", counted) == expected
     assert counted == {**every, "compiled": compiled}
     # A FIFO where a memo or the compiled templates were: refused, never waited on.
@@ -224,7 +223,7 @@ def test_a_damaged_memo_is_an_empty_one(
 
 
 def _unsealed(path: Path) -> bytes:
-    data = seal.unseal(path.read_bytes())
+    data = path.read_bytes()
     assert isinstance(data, bytes)  # written by this user's errorbook
     return data
 

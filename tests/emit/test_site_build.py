@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from generator.integrations import site_build
 from generator.integrations.mkdocs_plugin import ErrorbookPlugin
 
-from ..conftest import MINIMAL, ROOT, Run, make_project
+from ..conftest import MINIMAL, ROOT, Run, cache_of, make_project
 
 BUILD_SITE = ["-m", "generator.integrations.site_build"]
 
@@ -694,7 +694,7 @@ def test_the_plugin_takes_options(tmp_path: Path, run: Run, option: str) -> None
     text = base.read_text("utf-8")
     assert "  errorbook: {}\n" in text
     base.write_text(text.replace("  errorbook: {}\n", f"  errorbook: {{{option}}}\n"), "utf-8")
-    cache = root / ".errorbook-cache"
+    cache = cache_of(root)
     for memo in cache.glob("site-*"):
         memo.unlink()
     (root / "codes.yaml").write_text(

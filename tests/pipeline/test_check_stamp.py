@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from generator.names import SHIPPED_TEMPLATES
-from generator.pipeline import build, cache, seal, stamp
+from generator.pipeline import build, cache, stamp
 
 from ..conftest import (
     GERMAN,
@@ -21,6 +21,7 @@ from ..conftest import (
     REGISTRY,
     Result,
     Run,
+    cache_of,
     errorbook_process,
     make_project,
     po,
@@ -62,15 +63,20 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     result = errorbook_process(root, "generate")
     assert result.returncode == 0, result.stderr
     shutil.copytree(root, folder / "saved", symlinks=True)
+    shutil.copytree(cache_of(root), folder / "saved-cache")
     return root, folder / "saved"
 
 
 @pytest.fixture
 def generated(saved: tuple[Path, Path]) -> Path:
-    """The tree ``generate`` left, as it left it: what ``check`` answers for from the stamp."""
+    """The tree ``generate`` left, as it left it, and its caches: what ``check`` answers
+    for from the stamp."""
     root, copy = saved
     shutil.rmtree(root)
     shutil.copytree(copy, root, symlinks=True)
+    caches = cache_of(root)
+    shutil.rmtree(caches)
+    shutil.copytree(copy.parent / "saved-cache", caches)
     return root
 
 
@@ -115,7 +121,7 @@ def checks(run: Run, monkeypatch: pytest.MonkeyPatch) -> Checks:
 
 
 def caches(root: Path) -> dict[str, bytes]:
-    folder = root / ".errorbook-cache"
+    folder = cache_of(root)
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
 
 
@@ -202,9 +208,9 @@ CHANGES: dict[str, Callable[[Path], object]] = {
     "new_template": lambda r: (r / "tpl" / "python" / "codes.py.j2").parent.mkdir(),
     "edited_page_source": lambda r: _append(r / "site" / "pages" / "guide.md", "More.\n"),
     "new_page_source": lambda r: (r / "site" / "pages" / "faq.md").write_text("# FAQ\n"),
-    "caches_deleted": lambda r: shutil.rmtree(r / ".errorbook-cache"),
-    "stamp_deleted": lambda r: (r / stamp.STAMP).unlink(),
-    "catalog_cache_deleted": lambda r: (r / cache.CATALOGS).unlink(),
+    "caches_deleted": lambda r: shutil.rmtree(cache_of(r)),
+    "stamp_deleted": lambda r: (cache_of(r) / stamp.STAMP).unlink(),
+    "catalog_cache_deleted": lambda r: (cache_of(r) / cache.CATALOGS).unlink(),
 }
 
 
@@ -224,18 +230,16 @@ def _folder_for(path: Path) -> None:
 
 
 def _damage(path: Path, edit: Callable[[dict[str, Any]], object]) -> None:
-    """The stamp edited and sealed again, as errorbook would seal it: the damage is in what
-    it says, not in its seal."""
-    data = json.loads(seal.unseal(path.read_bytes()) or b"null")
+    """The stamp edited as valid JSON: the damage is in what it says."""
+    data = json.loads(path.read_bytes())
     edit(data)
-    path.write_bytes(seal.seal(json.dumps(data).encode("utf-8")))
+    path.write_bytes(json.dumps(data).encode("utf-8"))
 
 
 STAMPS: dict[str, Callable[[Path], object]] = {
-    "not_json": lambda p: p.write_bytes(seal.seal(b"{not json")),
+    "not_json": lambda p: p.write_bytes(b"{not json"),
     "truncated": lambda p: p.write_bytes(p.read_bytes()[:100]),
-    "unsealed": lambda p: p.write_bytes(seal.unseal(p.read_bytes()) or b""),
-    "a_list": lambda p: p.write_bytes(seal.seal(b"[]")),
+    "a_list": lambda p: p.write_bytes(b"[]"),
     "a_folder": lambda p: _folder_for(p),
     "no_findings": lambda p: _damage(p, lambda d: d.pop("check")),
     "findings_of_another_kind": lambda p: _damage(p, lambda d: d.update(check=5)),
@@ -259,7 +263,7 @@ STAMPS: dict[str, Callable[[Path], object]] = {
 def test_a_damaged_stamp_is_only_a_missed_shortcut(
     checks: Checks, generated: Path, damage: str
 ) -> None:
-    STAMPS[damage](generated / stamp.STAMP)
+    STAMPS[damage](cache_of(generated) / stamp.STAMP)
     result, built = checks.same(generated)
     assert result.code == 0
     assert built
@@ -294,7 +298,7 @@ def test_after_a_run_that_made_a_po_file_check_compares(
     report, and check does the whole comparison."""
     root = project_at(tmp_path / "p")
     assert run("generate", cwd=root).code == 0
-    assert json.loads(seal.unseal((root / stamp.STAMP).read_bytes()) or b"null")["check"] is None
+    assert json.loads((cache_of(root) / stamp.STAMP).read_bytes())["check"] is None
     result, built = checks.same(root)
     assert result.code == 0 and built
 

@@ -83,7 +83,7 @@ def _files(root: Path) -> dict[str, bytes]:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and ".errorbook-cache" not in p.parts and p.name != "pids"
+        if p.is_file() and p.name != "pids"
     }
 
 

@@ -27,10 +27,10 @@ from generator.catalogs import process as catalogs
 from generator.emit import jsondata, python
 from generator.emit.site import pages as site
 from generator.names import SHIPPED_TEMPLATES
-from generator.pipeline import build, cache, output, seal, stamp
+from generator.pipeline import build, cache, output, stamp
 from generator.registry import loader
 
-from ..conftest import PYPROJECT, ROOT, Run, make_project, po
+from ..conftest import PYPROJECT, ROOT, Run, cache_of, make_project, po
 
 NO_OP = "0 files changed (no input changed since the last run)\n"
 HEAVY = ("argparse", "tomllib", "yaml", "babel", "jinja2", "generator.config")
@@ -126,7 +126,7 @@ def test_a_touched_file_stays_a_no_op_and_the_stamp_learns_its_stat(
     registry = project / "codes.yaml"
     settle(registry)
     assert probe(project, "generate")[1].startswith(NO_OP)
-    recorded = json.loads(seal.unseal((project / stamp.STAMP).read_bytes()) or b"null")
+    recorded = json.loads((cache_of(project) / stamp.STAMP).read_bytes())
     size, mtime, _, _ = recorded["inputs"][str(registry)]
     assert (size, mtime) == (registry.stat().st_size, registry.stat().st_mtime_ns)
 
@@ -160,7 +160,7 @@ def test_the_fast_path_finds_the_same_pyproject_as_the_configuration(
 
 def test_an_unreadable_stamp_means_a_full_run(run: Run, project: Path) -> None:
     run("generate", cwd=project)
-    (project / stamp.STAMP).write_text("{not json", "utf-8")
+    (cache_of(project) / stamp.STAMP).write_text("{not json", "utf-8")
     assert stamp.fresh_from(str(project)) is None
     assert run("generate", cwd=project).out.startswith("0 files changed, ")
 
@@ -254,7 +254,7 @@ def test_cached_problems_are_reported_like_fresh_ones(
     start = text.index("{action}", text.index('msgstr "', text.index('"PERMISSION_DENIED"')))
     po.write_text(text[:start] + "{aktion}" + text[start + len("{action}") :], "utf-8")
     run("generate", "--force", cwd=project)
-    (project / cache.CATALOGS).unlink()
+    (cache_of(project) / cache.CATALOGS).unlink()
     first = run("check", cwd=project)  # checked afresh
     assert first.code == 1 and "{aktion}" in first.err
     run("generate", "--force", cwd=project)  # now the cache holds the file's problems
@@ -303,7 +303,7 @@ def test_a_damaged_cache_is_an_empty_one(
     run: Run, project: Path, damage: Callable[[bytes], bytes]
 ) -> None:
     run("generate", "--force", cwd=project)
-    path = project / cache.CATALOGS
+    path = cache_of(project) / cache.CATALOGS
     path.write_bytes(damage(path.read_bytes()))
     assert cache.load(project).written == {} or damage(b"") == b"{broken"
     assert outputs_with(project, True) == outputs_with(project, False)
@@ -654,7 +654,7 @@ def test_a_run_after_a_translators_edit_takes_the_registry_from_the_cache(
 ) -> None:
     calls = loads(monkeypatch)
     run("generate", "--force", cwd=project)
-    assert calls == ["codes.yaml"] and (project / cache.REGISTRY).is_file()
+    assert calls == ["codes.yaml"] and (cache_of(project) / cache.REGISTRY).is_file()
     fresh = build.registry_for(config.load(cwd=project), use_cache=False)
     calls.clear()
     edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
@@ -697,10 +697,10 @@ def test_a_damaged_registry_cache_is_a_miss(
     run: Run, project: Path, monkeypatch: pytest.MonkeyPatch, damage: Callable[[bytes], bytes]
 ) -> None:
     run("generate", cwd=project)
-    path = project / cache.REGISTRY
-    data = seal.unseal(path.read_bytes())
+    path = cache_of(project) / cache.REGISTRY
+    data = path.read_bytes()
     assert data is not None
-    path.write_bytes(seal.seal(damage(data)))
+    path.write_bytes(damage(data))
     calls = loads(monkeypatch)
     edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")
     result = run("generate", cwd=project)
@@ -820,14 +820,14 @@ def test_a_library_that_changed_since_the_stamp_costs_a_full_run(run: Run, proje
     stale (bug: generate answered "nothing to do")."""
     run("generate", cwd=project)
     assert probe(project, "generate")[1].startswith(NO_OP)
-    path = project / stamp.STAMP
-    recorded = json.loads(seal.unseal(path.read_bytes()) or b"null")
+    path = cache_of(project) / stamp.STAMP
+    recorded = json.loads(path.read_bytes())
     for key in ("runtime", "libraries"):
         if isinstance(recorded.get(key, {}).get("babel"), list):
             recorded[key]["babel"][2] += 1  # where the file it starts from was installed
         elif key in recorded:
             recorded[key]["babel"] = "0.1"
-    path.write_bytes(seal.seal(json.dumps(recorded).encode("utf-8")))
+    path.write_bytes(json.dumps(recorded).encode("utf-8"))
     code, out = probe(project, "generate")
     assert code == 0, out
     assert NO_OP not in out

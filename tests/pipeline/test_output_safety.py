@@ -22,13 +22,13 @@ from hypothesis import strategies as st
 
 from generator import config
 from generator.cli import main
-from generator.integrations import mkdocs_plugin
 from generator.names import header
 from generator.pipeline import output, stamp
 
 from ..conftest import (
     MINIMAL,
     Run,
+    cache_of,
     errorbook_process,
     make_project,
     po,
@@ -59,13 +59,10 @@ def built(run: Run, tmp_path: Path) -> Path:
 def tree(folder: Path) -> dict[str, tuple[str, bytes]]:
     """Every file and link under ``folder`` (links not followed), by relative path."""
     found: dict[str, tuple[str, bytes]] = {}
-    skip = {".errorbook-cache", output.LOCK}
     for top, dirs, names in os.walk(folder):
         for name in [*dirs, *names]:
             path = Path(top) / name
             relative = path.relative_to(folder).as_posix()
-            if skip & set(relative.split("/")):
-                continue
             if path.is_symlink():
                 found[relative] = ("link", os.readlink(path).encode())
             elif path.is_file():
@@ -351,54 +348,20 @@ def test_a_po_file_that_is_a_link_stays_a_link(run: Run, built: Path, tmp_path: 
     assert tree(tmp_path) == before
 
 
-def test_a_lock_file_that_is_a_link_is_refused(run: Run, built: Path, tmp_path: Path) -> None:
-    target = tmp_path / "created-by-errorbook"
-    (built / output.LOCK).unlink(missing_ok=True)
-    (built / output.LOCK).symlink_to(target)
-    result = run("generate", "--force", cwd=built)
-    assert result.code == 1
-    assert f"{output.LOCK}: cannot open: it is a symbolic link" in result.err
-    assert not target.exists()
+def test_a_second_generate_waits_for_no_lock_file(run: Run, built: Path) -> None:
+    """The lock is the project folder's own (flock): no file a commit could turn into a
+    link or a FIFO, and none left behind."""
+    import fcntl
 
-
-def test_a_lock_that_is_a_fifo_or_a_cache_folder_that_is_a_file_is_named(
-    run: Run, built: Path
-) -> None:
-    """Both made generate say "cannot open: None" or "File exists", which named neither the
-    file nor what to do about it."""
-    (built / output.LOCK).unlink(missing_ok=True)
-    os.mkfifo(built / output.LOCK)
-    result = run("generate", "--force", cwd=built)
-    assert result.code == 1
-    assert f"{output.LOCK}: is not a regular file" in result.err and "None" not in result.err
-    shutil.rmtree(built / stamp.CACHE_DIR)
-    (built / stamp.CACHE_DIR).write_text("a file", "utf-8")
-    result = run("generate", "--force", cwd=built)
-    assert result.code == 1
-    assert f"{output.CACHE_FOLDER}: is not a folder" in result.err
-    assert (built / stamp.CACHE_DIR).read_text("utf-8") == "a file"
-
-
-def test_the_site_builds_turn_is_not_taken_through_a_link(built: Path, tmp_path: Path) -> None:
-    target = tmp_path / "created-by-the-site-build"
-    (built / mkdocs_plugin.TURN).unlink(missing_ok=True)
-    (built / mkdocs_plugin.TURN).symlink_to(target)
-    with mkdocs_plugin._one_at_a_time(built):
-        pass
-    assert not target.exists()
-    assert (built / mkdocs_plugin.TURN).is_symlink()
-
-
-def test_the_cache_is_not_written_through_a_link(run: Run, built: Path, tmp_path: Path) -> None:
-    outside = tmp_path / "elsewhere"
-    outside.mkdir()
-    shutil.rmtree(built / stamp.CACHE_DIR)
-    (built / stamp.CACHE_DIR).symlink_to(outside, target_is_directory=True)
-    (built / "codes.yaml").write_text(SHUT, "utf-8")
-    result = run("generate", cwd=built)  # the lock lives in the cache folder too
-    assert result.code == 1
-    assert f"{output.CACHE_FOLDER}: is a symbolic link" in result.err
-    assert list(outside.iterdir()) == []
+    held = os.open(built, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        result = run("generate", "--force", cwd=built)
+    finally:
+        os.close(held)
+    assert result.code == 1 and "another errorbook is already running" in result.err
+    assert run("generate", "--force", cwd=built).code == 0
+    assert not [p for p in built.rglob("*lock*") if p.is_file()]
 
 
 errorbook = errorbook_process
@@ -433,7 +396,7 @@ def test_a_page_the_page_cache_would_keep_is_never_read_unsafely(built: Path, ki
 
 
 def test_a_stamp_that_is_a_fifo_does_not_hang_generate(built: Path) -> None:
-    stamp_file = built / ".errorbook-cache" / "stamp.json"
+    stamp_file = cache_of(built) / "stamp.json"
     stamp_file.unlink()
     os.mkfifo(stamp_file)
     result = errorbook(built, "generate")
@@ -607,7 +570,6 @@ CANDIDATES = [
     "locales/de/LC_MESSAGES/messages.po",
     "locales/de/LC_MESSAGES/docs.po",
     ".errorbook-files",
-    ".errorbook-cache/stamp.json",
     "demo_errors/../README.md",
     "./README.md",
     "demo_errors//../../victim.txt",

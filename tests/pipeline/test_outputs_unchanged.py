@@ -35,6 +35,8 @@ import pytest
 
 from bench import synth
 
+from ..conftest import cache_of
+
 #: The digest of the outputs, by (Python, Babel, Jinja2, PyYAML) versions.
 RECORDED: dict[tuple[str, ...], str] = {
     ("3.11", "2.19.0", "3.1.6", "6.0.4"): (
@@ -52,9 +54,7 @@ def outputs_digest(root: Path) -> str:
     """SHA-256 over every file under ``root`` but the caches, by path, in path order."""
     hashed = hashlib.sha256()
     files = sorted(
-        path
-        for path in root.rglob("*")
-        if path.is_file() and not {".errorbook-cache", "__pycache__"} & set(path.parts)
+        path for path in root.rglob("*") if path.is_file() and "__pycache__" not in path.parts
     )
     for path in files:
         name = path.relative_to(root).as_posix().encode("utf-8")
@@ -69,7 +69,7 @@ def test_a_full_generation_writes_what_it_wrote_before(tmp_path: Path) -> None:
     root = tmp_path / "synth"
     registry = synth.make(root, synth.Size.of(400, ("de", "pl", "ar", "ja")), site=True)
     (root / "codes.yaml").write_text(synth.render(synth.reword(registry)), "utf-8")
-    shutil.rmtree(root / ".errorbook-cache")  # as in a fresh clone: nothing to reuse
+    shutil.rmtree(cache_of(root))  # as in a fresh clone: nothing to reuse
     assert sum(path.stat().st_size for path in synth.iter_po(root)) > 2_000_000
     done = subprocess.run(
         [*synth.errorbook_command(), "generate"], cwd=root, capture_output=True, text=True

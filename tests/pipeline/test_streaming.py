@@ -17,7 +17,7 @@ from generator.catalogs import entries as entries_module
 from generator.catalogs import process as catalogs
 from generator.pipeline import build, forks, output, stamp
 
-from ..conftest import Run
+from ..conftest import Run, cache_of
 from .test_incremental import NO_OP, edit_translation, probe, settle
 
 SHUT = ("The action {action} was not allowed.", "The action {action} was refused.")
@@ -385,7 +385,7 @@ def test_forked_workers_write_their_verdict_records_themselves(
     assert len(parts) == 0  # each ran in its own process: nothing was recorded here
 
     def records(root: Path) -> dict[str, bytes]:
-        folder = root / ".errorbook-cache" / "verdicts"
+        folder = cache_of(root) / "verdicts"
         return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
     made = records(project)
@@ -403,7 +403,7 @@ def test_after_one_edit_the_outputs_made_from_the_registry_are_not_read(
     and Jinja2 imported. One edited since (a new mtime) is read, and put back."""
     without_site(project)
     run("generate", "--force", cwd=project)
-    settle(*(p for p in project.rglob("*") if p.is_file() and ".errorbook-cache" not in p.parts))
+    settle(*(p for p in project.rglob("*") if p.is_file()))
     assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
     package = project / "surface_errors"
     derived = sorted(
@@ -517,7 +517,7 @@ def test_missing_templates_are_made_in_the_pool_with_the_locales(
     assert result.code == 0, result.err
     assert kinds and kinds[0][-2:] == ["messages", "docs"]  # after the locales
     assert {p: p.read_bytes() for p in single} == single
-    settle(*(p for p in project.rglob("*") if p.is_file() and ".errorbook-cache" not in p.parts))
+    settle(*(p for p in project.rglob("*") if p.is_file()))
     assert run("generate", "--force", cwd=project).code == 0  # a stamp with settled stats
     kinds.clear()
     edit_translation(project / "locales" / "de" / "LC_MESSAGES" / "messages.po")

@@ -25,11 +25,10 @@ KILLS = int(os.environ.get("ERRORBOOK_KILLS", "50"))
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    skip = {"__pycache__", ".errorbook-cache"}
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file() and not skip & set(p.parts) and p.name != output.LOCK
+        if p.is_file() and "__pycache__" not in p.parts
     }
 
 
@@ -94,10 +93,12 @@ def test_a_second_run_while_one_holds_the_lock_says_so(run: Run, tmp_path: Path)
     root = make_project(tmp_path / "p")
     import fcntl
 
-    (root / output.CACHE_FOLDER).mkdir()
-    with open(root / output.LOCK, "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    held = os.open(root, os.O_RDONLY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
         result = run("generate", cwd=root)
+    finally:
+        os.close(held)
     assert result.code == 1
     assert "another errorbook is already running" in result.err
     assert not (root / "demo_errors").exists()
@@ -200,7 +201,7 @@ def _stopped_at(
     calls = {"n": 0}
 
     def failing(path: Path, data: bytes) -> None:
-        if output.CACHE_FOLDER not in path.parts:  # a cache not written costs only time
+        if os.environ["XDG_CACHE_HOME"] not in str(path):  # a cache not written costs time
             calls["n"] += 1
             if calls["n"] == point:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -284,7 +285,7 @@ import os, sys
 from generator.cli import main
 point, after, real, calls = int(sys.argv[1]), sys.argv[2] == "after", os.replace, [0]
 def replace(source, target):
-    if ".errorbook-cache" not in str(target):
+    if os.environ["XDG_CACHE_HOME"] not in str(target):
         calls[0] += 1
         if calls[0] == point and not after:
             os._exit(9)

@@ -31,7 +31,7 @@ from generator.catalogs import plurals
 from generator.cli import main
 from generator.registry import placeholders
 
-from ..conftest import REGISTRY, ROOT, Run, po
+from ..conftest import REGISTRY, ROOT, Run, cache_of, po
 from ..emit.test_emit_python import load_module
 from .test_fuzz import hang_guard
 from .test_properties import Page, assert_inert, collapse, page_html
@@ -307,7 +307,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
             )
         assert main(["generate"]) == 0
         assert main(["check"]) == 0
-    shutil.rmtree(root / ".errorbook-cache", ignore_errors=True)
+    shutil.rmtree(cache_of(root), ignore_errors=True)
     return root
 
 
@@ -346,7 +346,7 @@ def _param(case: Case) -> Any:
 @pytest.mark.parametrize("case", [_param(case) for case in CASES])
 def test_hostile_translation(case: Case, base: Path, tmp_path: Path, run: Run) -> None:
     root = tmp_path / "p"
-    shutil.copytree(base, root, ignore=shutil.ignore_patterns("__pycache__", ".errorbook-cache"))
+    shutil.copytree(base, root, ignore=shutil.ignore_patterns("__pycache__"))
     target = root / case.path
     text = set_translations(target.read_text("utf-8"), case.set) if case.set else None
     text = apply_edits(text if text is not None else target.read_text("utf-8"), case.edits)

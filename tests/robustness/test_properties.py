@@ -922,7 +922,7 @@ def fresh_project(target: Path) -> Path:
 
 
 #: errorbook's own bookkeeping, git-ignored: a stat cache and a lock, not outputs.
-NOT_OUTPUTS = (".errorbook-cache", ".errorbook.lock", "__pycache__")
+NOT_OUTPUTS = ("__pycache__",)
 
 
 def tree(root: Path) -> dict[str, bytes]:

@@ -332,7 +332,7 @@ def _forms(root: Path) -> dict[str, Any]:
     forms: dict[str, Any] = {}
     for path in sorted(root.rglob("*")):
         name = path.relative_to(root).as_posix()
-        if name.startswith((".errorbook-cache", "site/build")) or "__pycache__" in name:
+        if name.startswith("site/build") or "__pycache__" in name:
             continue
         if path.suffix in (".po", ".pot"):
             forms[name] = _catalog_form(path)
