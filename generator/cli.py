@@ -149,23 +149,29 @@ def run() -> None:
 
     A run holds the registry and, in ``check`` or a run without workers, whole catalogs:
     hundreds of thousands of objects that the interpreter would free one by one on its way
-    out, after the work is done and the outputs are written. So once :func:`main` returns,
-    the exit functions registered with :mod:`atexit` run (logging's flush, for one), the
-    standard streams are flushed, and the process ends with ``os._exit``. Where another
-    thread is still running, it exits as usual, so that the interpreter waits for it."""
-    import threading
+    out, after the work is done and the outputs are written. So the exit is an ordinary one
+    (other threads are waited for, and the exit functions registered while the command ran
+    are called, logging's among them) up to its last exit function, registered here first
+    so that it is called last: it flushes the standard streams and ends the process with
+    ``os._exit``, before the teardown."""
+    import atexit
 
+    status: list[int] = []
+    atexit.register(_leave, status)
     for stream in (sys.stdout, sys.stderr):  # a terminal without the reader's script
         if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")  # gets escapes, not a crash
-    status = main()
-    if threading.active_count() > 1:
-        raise SystemExit(status)
-    import atexit
+    status.append(main())
+    raise SystemExit(status[0])
+
+
+def _leave(status: list[int]) -> None:
+    """The last exit function of a command that ended (see :func:`run`)."""
     import contextlib
 
-    atexit._run_exitfuncs()
+    if not status:
+        return
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(BrokenPipeError, ValueError):  # reader gone; stream closed
             stream.flush()
-    os._exit(status)
+    os._exit(status[0])

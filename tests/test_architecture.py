@@ -187,8 +187,6 @@ def test_third_party_imports_stay_where_they_belong() -> None:
 #: removes them. The list may only shrink: a name that is no longer used fails the test
 #: until it is taken off, and a new one fails it too.
 STILL_PRIVATE = {
-    "_exit": "cli: os._exit, documented (leaves without running exit handlers twice)",
-    "_run_exitfuncs": "cli: atexit's, to run the exit handlers before os._exit",
     "_strptime": "catalogs.catalog: the module imported before worker processes fork",
     "_parse_datetime_header": "catalogs.catalog: Babel's reading of a PO date header",
     "_header_comment": "catalogs: Babel's Catalog, the header comment as set",
@@ -324,6 +322,11 @@ def _derived_from_outside(tree: ast.AST) -> dict[int, set[str]]:
     return lines
 
 
+#: Names with a leading underscore that are documented public API all the same.
+DOCUMENTED = {
+    "_exit": "os._exit: how a forked worker ends, and how cli.run skips the teardown",
+}
+
 #: The libraries whose non-public names errorbook must not take.
 LIBRARIES = [
     "babel", "mkdocs", "material", "markdown", "pymdownx", "jinja2", "yaml", "pygments",
@@ -333,9 +336,10 @@ LIBRARIES = [
 
 def test_no_new_private_name_of_another_library() -> None:
     found = private_names(ROOT / "generator", _their_privates(LIBRARIES))
-    new = {name: places for name, places in found.items() if name not in STILL_PRIVATE}
+    allowed = {**STILL_PRIVATE, **DOCUMENTED}
+    new = {name: places for name, places in found.items() if name not in allowed}
     assert new == {}, "another library's non-public names: use its documented API instead"
-    gone = sorted(set(STILL_PRIVATE) - set(found))
+    gone = sorted(set(allowed) - set(found))
     assert gone == [], "no longer used: take them off STILL_PRIVATE"
 
 

@@ -377,9 +377,14 @@ def _console(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_command_runs_exit_functions_and_flushes_before_it_ends() -> None:
     """The console entry point skips the interpreter's teardown, not what is owed at exit:
-    functions registered with atexit run, and buffered output reaches a pipe in full."""
+    functions registered with atexit while the command runs (as logging registers its
+    own when a verb first imports it) run, and buffered output reaches a pipe in full."""
     result = _console(
-        "import atexit\natexit.register(lambda: print('registered at exit ran'))",
+        "import atexit\nfrom generator import cli\nreal = cli.main\n"
+        "def main():\n"
+        "    atexit.register(lambda: print('registered at exit ran'))\n"
+        "    return real()\n"
+        "cli.main = main",
         "explain",
         "INVALID_PARAMS",
         "--format",

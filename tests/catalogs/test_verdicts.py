@@ -131,8 +131,9 @@ def test_a_damaged_or_foreign_record_is_no_record(
     monkeypatch: pytest.MonkeyPatch,
     damage: Callable[[bytes, bytes], bytes],
 ) -> None:
-    de = cache_of(translated) / cache.verdicts_path(str(po(translated, "de").relative_to(translated)))
-    pl = cache_of(translated) / cache.verdicts_path(str(po(translated, "pl").relative_to(translated)))
+    folder = cache_of(translated)
+    de = folder / cache.verdicts_path(str(po(translated, "de").relative_to(translated)))
+    pl = folder / cache.verdicts_path(str(po(translated, "pl").relative_to(translated)))
     assert de.is_file() and pl.is_file()
     de.write_bytes(damage(de.read_bytes(), pl.read_bytes()))
     checked = spy(monkeypatch)

@@ -33,7 +33,9 @@ def _no_memo(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
 @pytest.fixture
 def memo_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(
-        ErrorbookPlugin, "_settings", lambda self, config: SimpleNamespace(root=tmp_path, cache_dir=None)
+        ErrorbookPlugin,
+        "_settings",
+        lambda self, config: SimpleNamespace(root=tmp_path, cache_dir=None),
     )
     return tmp_path
 
