@@ -48,7 +48,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(
         plugin_module.ErrorbookPlugin,
         "_settings",
-        lambda self, config: SimpleNamespace(root=tmp_path),
+        lambda self, config: SimpleNamespace(root=tmp_path, site_dir=folder),
     )
     return folder
 
