@@ -138,6 +138,65 @@ def test_a_team_site_without_attr_list_still_renders_the_anchors(tmp_path: Path,
         assert 'id="door_closed"' in body
 
 
+@pytest.mark.parametrize(
+    "plugins",
+    ["plugins:\n  - search\n" + I18N, "plugins:\n  search: {}\n# the team's last plugin\n", ""],
+)
+def test_init_adds_the_plugin_to_the_sites_mkdocs_yml(
+    tmp_path: Path, run: Run, plugins: str
+) -> None:
+    """In a project with a mkdocs.yml, init makes no second site: it adds the plugin to the
+    site's plugins (or a plugins list, when it had none), every other line as it was."""
+    root = tmp_path / "team"
+    (root / "docs").mkdir(parents=True)
+    for page, text in TEAM_PAGES.items():
+        (root / "docs" / page).write_text(text, "utf-8")
+    own = (
+        "site_name: Team docs\nsite_url: https://team.example.org/\n"
+        "theme:\n  name: material\n  font: false\n"
+        "nav:\n  - Home: index.md\n  - Guide: guide.md\n  - Errors: errors/index.md\n"
+        f"{plugins}extra:\n  team: yes  # a comment of the team's\n"
+    )
+    (root / "mkdocs.yml").write_text(own, "utf-8")
+    result = run("init", cwd=root)
+    assert result.code == 0, result.err
+    assert "updated  mkdocs.yml" in result.out
+    assert not (root / "site").exists()  # no second site
+    text = (root / "mkdocs.yml").read_text("utf-8")
+    listed = "search: {}" not in plugins
+    added = "  - errorbook:\n      path: errors\n" if listed else "  errorbook:\n    path: errors\n"
+    assert added in text
+    kept = text.replace(added, "", 1)
+    assert kept == own or kept == own + "plugins:\n  - search\n"
+    assert "docs_url: https://team.example.org/errors/" in (root / "codes.yaml").read_text("utf-8")
+    assert 'site = "errorbook"' in (root / "pyproject.toml").read_text("utf-8")
+    assert run("generate", cwd=root).code == 0
+    if "i18n" in plugins:
+        translate(po(root, "de", "docs"), {"layer.input.title": "Eingabe"})  # for i18n's de
+        assert run("generate", cwd=root).code == 0
+    built = _mkdocs_build(root)
+    assert built.returncode == 0, built.stderr
+    assert (root / "site" / "errors" / "en" / "codes" / "invalid_argument" / "index.html").is_file()
+
+
+@pytest.mark.parametrize(
+    "plugins",
+    ["plugins: [search]\n", "plugins:\n\t- search\n", "plugins:\n  - errorbook\n"],
+)
+def test_init_says_what_to_add_to_a_mkdocs_yml_it_cannot_edit(
+    tmp_path: Path, run: Run, plugins: str
+) -> None:
+    root = tmp_path / "team"
+    root.mkdir()
+    own = f"site_name: Team docs\n{plugins}"
+    (root / "mkdocs.yml").write_text(own, "utf-8")
+    result = run("init", cwd=root)
+    assert result.code == 2
+    assert "  - errorbook:\n      path: errors\n" in result.err
+    assert (root / "mkdocs.yml").read_text("utf-8") == own
+    assert sorted(path.name for path in root.iterdir()) == ["mkdocs.yml"]  # nothing written
+
+
 def test_without_path_the_plugin_leaves_a_team_sites_links_alone(tmp_path: Path, run: Run) -> None:
     """The plugin used to point every page's language links at "the same page" in each
     language, as in errorbook's own site; in a team's site that made them wrong. Pages
