@@ -23,10 +23,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+
+from .. import inputs
 
 #: What the stylesheet and the script of errorbook's pages are called below ``path``.
 ASSETS = ("assets/errorbook.css", "assets/errorbook.js")
@@ -66,6 +69,29 @@ def build_language(lang: str | None, config: MkDocsConfig, published: Sequence[s
             "translate errorbook's docs catalog of that language"
         )
     return chosen
+
+
+def docs_url_problem(site: Path, lang: str, site_url: str, path: str) -> str | None:
+    """What is wrong with the registry's ``docs_url`` for this site, if anything: every code's
+    link in the generated outputs is ``<docs_url><lang>/codes/<code>/``, and this site
+    publishes the pages at ``<site_url><path>/<lang>/``. The registry's value is read from
+    the language's generated MkDocs configuration (its ``site_url`` is ``<docs_url><lang>/``)."""
+    try:
+        data = inputs.read(site / f"mkdocs.{lang}.yml")
+    except inputs.InputFileError:
+        data = None
+    found = re.search(rb'^site_url: "([^"]*)"$', data or b"", re.M)
+    if found is None or not site_url:
+        return None
+    published = urljoin(site_url.rstrip("/") + "/", f"{path}/")
+    docs_url = found.group(1).decode("utf-8", "replace").removesuffix(f"{lang}/")
+    if docs_url == published:
+        return None
+    return (
+        f"errorbook: the registry's docs_url is {docs_url}, and this site publishes "
+        f"errorbook's pages at {published}: set `docs_url: {published}` in the registry, "
+        "so that every code's link leads to its page"
+    )
 
 
 def _walk(folder: Path) -> Iterator[tuple[str, Path]]:

@@ -218,6 +218,11 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         docs = settings.site_dir / "docs"
         self._published = hosted.languages(docs)
         lang = self._lang = hosted.build_language(self.config.lang, config, self._published)
+        problem = hosted.docs_url_problem(
+            settings.site_dir, lang, config.site_url or "", self.config.path
+        )
+        if problem is not None:
+            log.warning(problem)
         self._own = hosted.add_pages(files, config, docs / lang, self.config.path, lang)
         alternates = config.extra.get("alternate")
         # As the site (or mkdocs-static-i18n, at each build's start) sets it.

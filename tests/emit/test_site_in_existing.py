@@ -52,7 +52,7 @@ def _mkdocs_yml(*, errorbook: bool, extensions: str = "  - toc\n  - attr_list\n"
 
 def _team(tmp_path: Path, run: Run, name: str = "team") -> Path:
     """A project whose registry errorbook generates in German too, with a site of its own."""
-    root = make_project(tmp_path / name, MINIMAL)
+    root = make_project(tmp_path / name, MINIMAL.replace("docs.example.org", "team.example.org"))
     (root / "pyproject.toml").write_text(
         "[tool.errorbook]\nregistry = 'codes.yaml'\nsite = 'errorbook'\n", "utf-8"
     )
@@ -249,3 +249,21 @@ def test_a_site_in_one_language_publishes_the_pages_of_that_language(
         "assets",
         published,
     ]
+
+
+def test_a_docs_url_that_does_not_follow_path_fails_a_strict_build(
+    tmp_path: Path, run: Run
+) -> None:
+    """Every code's link in the generated outputs is its docs_url: in a team's site it must
+    name the place where the plugin publishes the pages, ``site_url`` then ``path``."""
+    root = _team(tmp_path, run)
+    (root / "mkdocs.yml").write_text(
+        _mkdocs_yml(errorbook=True).replace("path: errors", "path: reference/errors"), "utf-8"
+    )
+    built = _mkdocs_build(root)
+    assert built.returncode == 1
+    assert (
+        "the registry's docs_url is https://team.example.org/errors/, and this site publishes "
+        "errorbook's pages at https://team.example.org/reference/errors/: set "
+        "`docs_url: https://team.example.org/reference/errors/` in the registry"
+    ) in " ".join(built.stderr.split())
