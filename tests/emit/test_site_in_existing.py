@@ -110,6 +110,7 @@ def test_the_plugin_publishes_its_pages_in_a_team_site_with_static_i18n(
             *(f'<a href="{links[x]}" hreflang="{x}"' for x in links),
         ]
         assert f'<html lang="{lang}"' in page
+        assert 'class="tabbed-set tabbed-alternate"' in page  # the example on every wire
         assert (site / "errors" / lang / "index.html").is_file()
     assert (site / "errors" / "assets" / "errorbook.css").is_file()
     german = (site / "errors" / "de" / "codes" / "door_closed" / "index.html").read_text("utf-8")
