@@ -6,6 +6,12 @@ the MkDocs settings every language of the site inherits, and the ``.gitignore`` 
 errorbook's cache and the built site. Then ``errorbook generate`` and ``errorbook site
 build`` work. A file of the project is never replaced: where one of these exists already,
 init says so and writes nothing.
+
+A project with a MkDocs site of its own (a ``mkdocs.yml`` in the folder) gets no second
+site: init adds the errorbook plugin to that file's ``plugins`` (every other line as it was)
+with ``path: errors``, and the registry's ``docs_url`` follows (the site's ``site_url``, then
+``errors/``). A ``mkdocs.yml`` whose plugins it cannot edit safely is left alone, with a
+message saying what to add by hand.
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ HELP = "start a new project: a registry, its configuration and its site"
 DESCRIPTION = (
     "Write codes.yaml, [tool.errorbook] in pyproject.toml, site/mkdocs.base.yml and the "
     ".gitignore lines into DIR (default: the working directory), so that `errorbook generate` "
-    "and `errorbook site build` work at once. Nothing that exists is replaced."
+    "and `errorbook site build` work at once. In a folder with a mkdocs.yml, add the errorbook "
+    "plugin to it instead of making a second site. Nothing that exists is replaced."
 )
 
 #: What init adds to .gitignore: the built site (the caches live outside the project, see
@@ -54,7 +61,7 @@ registry:
   package: {name}_errors
   source_locale: en
   locales: [de]
-  docs_url: https://docs.example.org/{name}/errors/
+  docs_url: {docs_url}
   description: >-
     What {title} is, and why its failures carry stable codes. Replace this sentence.
 
@@ -75,6 +82,17 @@ codes:
     since: 0.1.0
 """
 
+
+#: In a project with a MkDocs site of its own: the table names a folder for the pages
+#: errorbook generates (outside the site's docs; MkDocs builds into site/ by default), and
+#: the plugin, added to the site's mkdocs.yml, publishes them under ``PATH``.
+HOSTED_TABLE = TABLE.replace('site = "site"', 'site = "errorbook"')
+PATH = "errors"
+#: What to add to a mkdocs.yml init cannot safely edit (a plugins list turns MkDocs' own
+#: search off unless it names it).
+BY_HAND = f"plugins:\n  - search\n  - errorbook:\n      path: {PATH}\n"
+_PLUGINS = re.compile(r"^plugins:[ \t]*(?:#.*)?$", re.M)
+_ITEM = re.compile(r"( +)(- +)?[\w\"'/-]")
 
 #: init writes codes.yaml and the [tool.errorbook] table: --registry and --config, which
 #: every other verb takes to find a project, would be taken and ignored.
@@ -102,18 +120,25 @@ def run(args: argparse.Namespace, config: Config) -> int:
         raise UsageError(f"{args.folder} cannot be made: {above} is a file, not a folder")
     name = _identifier(root.name)
     pyproject, gitignore = root / "pyproject.toml", root / ".gitignore"
-    table = _table_for(pyproject)  # both read, and refused, before anything is written
-    missing = _missing_ignores(gitignore)
+    mkdocs_yml = _site_of(root) if root.is_dir() else None
+    # Everything read, and refused, before anything is written.
+    site_edit = _with_plugin(mkdocs_yml) if mkdocs_yml is not None else None
+    table = _table_for(pyproject, TABLE if site_edit is None else HOSTED_TABLE)
+    missing = _missing_ignores(gitignore, IGNORED if site_edit is None else IGNORED[:1])
     ignores = "".join(f"{line}\n" for line in missing)
     if ignores and (_existing(gitignore) or "\n")[-1:] != "\n":
         ignores = "\n" + ignores  # below the last line, not glued to it
-    writes = {
-        root / "codes.yaml": REGISTRY.format(name=name, title=_title(root.name, name)),
-        root / "site" / "mkdocs.base.yml": (
-            SHIPPED_TEMPLATES / "site" / "mkdocs.base.yml"
-        ).read_text("utf-8"),
-    }
-    if (root / "site").is_symlink():
+    docs_url = f"https://docs.example.org/{name}/errors/"
+    if site_edit is not None:  # errorbook's pages go into the site, and docs_url follows
+        site_url = re.search(r"^site_url:[ \t]*[\"']?(https?://[^\s\"'#]+)", site_edit[0], re.M)
+        if site_url:
+            docs_url = f"{site_url.group(1).rstrip('/')}/{PATH}/"
+    title = _title(root.name, name)
+    writes = {root / "codes.yaml": REGISTRY.format(name=name, title=title, docs_url=docs_url)}
+    if site_edit is None:
+        base = (SHIPPED_TEMPLATES / "site" / "mkdocs.base.yml").read_text("utf-8")
+        writes[root / "site" / "mkdocs.base.yml"] = base
+    if (root / "site").is_symlink() and site_edit is None:
         raise UsageError(f"{root / 'site'} is a symbolic link; init writes nothing through one")
     taken = [path for path in writes if path.exists() or path.is_symlink()]
     if taken:
@@ -130,7 +155,14 @@ def run(args: argparse.Namespace, config: Config) -> int:
             with path.open("x", encoding="utf-8") as handle:  # "x": never over a file
                 done.created.append(path)
                 handle.write(text)
-        for path, text in ((pyproject, table), (gitignore, ignores)):
+        appends = [(pyproject, table), (gitignore, ignores)]
+        if mkdocs_yml is not None and site_edit is not None:
+            before, after = site_edit
+            if after.startswith(before):
+                appends.append((mkdocs_yml, after[len(before) :]))
+            else:
+                done.replace(mkdocs_yml, before, after)
+        for path, text in appends:
             if text:
                 done.appended.append((path, path.stat().st_size if path.exists() else None))
                 with path.open("a", encoding="utf-8") as handle:
@@ -144,10 +176,17 @@ def run(args: argparse.Namespace, config: Config) -> int:
         ) from None
     for path in done.created:
         print(f"created  {path.relative_to(root)}")
-    for path, size in done.appended:
-        print(f"{'updated ' if size is not None else 'created '} {path.name}")
+    for path in [*(path for path, _ in done.appended), *done.replaced]:
+        had = path in done.replaced or dict(done.appended)[path] is not None
+        print(f"{'updated ' if had else 'created '} {path.name}")
     where = "" if root == Path.cwd() else f"cd {shlex.quote(args.folder)} && "
-    print(f"next: {where}errorbook generate && errorbook site build")
+    if mkdocs_yml is None:
+        print(f"next: {where}errorbook generate && errorbook site build")
+    else:
+        print(
+            f"next: {where}errorbook generate && mkdocs build; errorbook's pages are in "
+            f"{PATH}/ of your site: add `- Errors: {PATH}/index.md` to its nav"
+        )
     return 0
 
 
@@ -160,6 +199,16 @@ class _Written:
         self.folders: list[Path] = []
         self.created: list[Path] = []
         self.appended: list[tuple[Path, int | None]] = []
+        self.replaced: dict[Path, str] = {}
+
+    def replace(self, path: Path, before: str, after: str) -> None:
+        """Write ``after`` over ``path``, which held ``before``: a new file renamed over it,
+        so that no reader sees half of it."""
+        new = path.with_name(f".{path.name}.errorbook-init")
+        with new.open("x", encoding="utf-8") as handle:
+            handle.write(after)
+        os.replace(new, path)
+        self.replaced[path] = before
 
     def folder(self, path: Path) -> None:
         missing = [path, *path.parents]
@@ -169,6 +218,9 @@ class _Written:
             self.folders.append(folder)
 
     def take_back(self) -> None:
+        for path, text in self.replaced.items():
+            with contextlib.suppress(OSError):
+                path.write_text(text, "utf-8")
         for path, size in reversed(self.appended):
             with contextlib.suppress(OSError):
                 if size is None:
@@ -225,12 +277,12 @@ def _existing(path: Path) -> str | None:
         raise UsageError(f"{path}: is not UTF-8; init adds to it only as UTF-8 text") from None
 
 
-def _table_for(pyproject: Path) -> str:
+def _table_for(pyproject: Path, table: str = TABLE) -> str:
     """What to append to pyproject.toml: the whole table for a new file, or the table after
     a blank line for an existing one; a usage error when it has [tool.errorbook] already."""
     text = _existing(pyproject)
     if text is None:
-        return TABLE
+        return table
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -242,7 +294,7 @@ def _table_for(pyproject: Path) -> str:
         raise UsageError(
             f"{pyproject} has a [tool.errorbook] table already; this project is set up"
         )
-    added = ("\n" if text.endswith("\n") else "\n\n") + TABLE
+    added = ("\n" if text.endswith("\n") else "\n\n") + table
     try:  # `tool = 1`, or `tool = {...}` written inline, takes no [tool.errorbook] below it
         tomllib.loads(text + added)
     except tomllib.TOMLDecodeError as exc:
@@ -253,6 +305,59 @@ def _table_for(pyproject: Path) -> str:
     return added
 
 
-def _missing_ignores(gitignore: Path) -> list[str]:
+def _missing_ignores(gitignore: Path, wanted: tuple[str, ...] = IGNORED) -> list[str]:
     present = (_existing(gitignore) or "").splitlines()
-    return [line for line in IGNORED if line not in present]
+    return [line for line in wanted if line not in present]
+
+
+def _site_of(root: Path) -> Path | None:
+    """The project's own MkDocs configuration, if it has one."""
+    for name in ("mkdocs.yml", "mkdocs.yaml"):
+        if (root / name).exists() or (root / name).is_symlink():
+            return root / name
+    return None
+
+
+def _with_plugin(mkdocs_yml: Path) -> tuple[str, str]:
+    """``mkdocs_yml``'s text, and that text with the errorbook plugin added to its
+    ``plugins``, every other line as it was; a usage error saying what to add by hand when
+    the file is not laid out as init can edit safely (a block of ``plugins:``, or none)."""
+    text = _existing(mkdocs_yml) or ""
+    by_hand = (
+        f"; add the plugin by hand, as in\n\n{BY_HAND}\n(keep the plugins you have), "
+        "then run init again"
+    )
+    found = list(_PLUGINS.finditer(text))
+    if not found:
+        if re.search(r"^plugins\b", text, re.M):  # `plugins: [search]`, on one line
+            raise UsageError(f"{mkdocs_yml}: init cannot edit its plugins safely{by_hand}")
+        ending = "" if text.endswith("\n") or not text else "\n"
+        return text, f"{text}{ending}{BY_HAND}"
+    if len(found) > 1:
+        raise UsageError(f"{mkdocs_yml} has `plugins:` twice{by_hand}")
+    block_start = found[0].end() + 1
+    lines = text[block_start:].splitlines(keepends=True)
+    block: list[str] = []  # the lines of the plugins' block: indented, blank or comments
+    for line in lines:
+        if line.strip() and not line.startswith((" ", "#")):
+            break
+        block.append(line)
+    items = [line for line in block if line.strip() and not line.lstrip().startswith("#")]
+    if any(re.match(r" *(- +)?errorbook\b", item) for item in items):
+        raise UsageError(
+            f"{mkdocs_yml} names the errorbook plugin already; init leaves it as it is, and "
+            f"sets nothing up: give it the path of errorbook's pages, as in\n\n{BY_HAND}"
+        )
+    shape = _ITEM.match(items[0]) if items else None
+    if shape is None or "\t" in "".join(block):
+        raise UsageError(f"{mkdocs_yml}: init cannot edit its plugins safely{by_hand}")
+    indent, dash = shape.group(1), shape.group(2)
+    while block and (not block[-1].strip() or not block[-1].startswith(" ")):
+        block.pop()  # blank lines and comments below the block stay below what is added
+    cut = block_start + sum(len(line) for line in block)
+    added = "\n" if block and not block[-1].endswith("\n") else ""
+    if dash is not None:
+        added += f"{indent}- errorbook:\n{indent}    path: {PATH}\n"
+    else:
+        added += f"{indent}errorbook:\n{indent}  path: {PATH}\n"
+    return text, text[:cut] + added + text[cut:]

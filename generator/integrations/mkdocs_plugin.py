@@ -14,12 +14,16 @@ Each language is its own MkDocs build, and ``errorbook site build`` runs them si
 builds of one project take turns here (the project's lock), so the first regenerates what
 changed and the others find the stamp up to date.
 
-Every page it builds names its translations: the ``<link rel="alternate" hreflang>`` of the
-head point at the same page in each published language, with absolute URLs and an
-``x-default`` (the source language), and the language switcher's links at the same page too,
-relative to it, so that they work under any base path and in a local preview at the root.
-Under ``mkdocs serve`` only one language is there to see: the switcher's other languages
-point at the published site.
+Every page of errorbook's names its translations (a page it did not make keeps the links the
+site gives it): the ``<link rel="alternate" hreflang>`` of the head point at the same page in
+each published language, with absolute URLs and an ``x-default`` (the source language), and
+the language switcher's links at the same page too, relative to it, so that they work under
+any base path and in a local preview at the root. Under ``mkdocs serve`` only one language is
+there to see: the switcher's other languages point at the published site.
+
+In a team's own site (the ``path`` option, see :mod:`.hosted`) the plugin adds its pages to
+the build; while one of them is laid out, the switcher (``extra.alternate``, as the theme
+shows it) points at the same page of errorbook's in each language.
 
 Catalog problems that a regeneration finds (a fuzzy entry, a placeholder a translation
 dropped) are logged as ``errorbook generate`` prints them: as warnings under ``mkdocs
@@ -31,6 +35,7 @@ is the gate for those).
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import logging
 import os
@@ -55,6 +60,7 @@ from ..errors import ErrorbookError
 from ..pipeline import cachedir, output, stamp
 from . import (
     example_tabs,
+    hosted,
     rendered_pages,
     search_entries,
     template_code,
@@ -97,6 +103,11 @@ class ErrorbookConfig(base.Config):  # type: ignore[no-untyped-call]
     #: the user's cache folder, ``$XDG_CACHE_HOME/errorbook``); never one inside the
     #: project's git work tree, where a commit could put caches (see pipeline.cachedir).
     cache_dir = config_options.Optional(config_options.Type(str))
+    #: The folder of the site's docs where errorbook's pages go, in a site of a team's own
+    #: (see :mod:`.hosted`); empty: the site's docs are errorbook's pages of one language.
+    path = config_options.Type(str, default="")
+    #: The language whose pages a build under ``path`` publishes (default: the theme's).
+    lang = config_options.Optional(config_options.Type(str))
 
 
 class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-call]
@@ -131,6 +142,16 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         self._env: Any = None
         #: The theme's templates as earlier builds compiled them.
         self._templates: template_code.TemplateCode | None = None
+        #: Under ``path``: the pages this build added, the languages errorbook publishes,
+        #: the site's language switcher as the build began, and what a page of errorbook's
+        #: replaced in it.
+        self._own: set[str] = set()
+        self._lang = ""
+        self._published: list[str] = []
+        #: Without ``path``: whether the site's docs are errorbook's pages (its own layout).
+        self._owns_docs = False
+        self._alternates: list[Any] | None = None
+        self._replaced: list[Any] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -146,8 +167,47 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
             if name not in config.markdown_extensions:
                 config.markdown_extensions.append(name)
                 config.mdx_configs.setdefault(name, dict(settings))
+        if self.config.path:
+            path = self.config.path = hosted.clean_path(self.config.path)
+            for asset, listed in zip(
+                hosted.ASSETS, (config.extra_css, config.extra_javascript), strict=True
+            ):
+                if f"{path}/{asset}" not in [str(item) for item in listed]:
+                    listed.append(f"{path}/{asset}")
         self._forget()
         return config
+
+    @event_priority(-200)  # after mkdocs-static-i18n's, which keeps only the files it knows
+    def on_files(self, files: Any, /, *, config: MkDocsConfig) -> Any:
+        """Under ``path``, add errorbook's pages of this build's language to the site's files
+        (see :mod:`.hosted`)."""
+        self._own, self._owns_docs = set(), False
+        if not self.config.enabled:
+            return files
+        settings = self._settings(config)
+        if not self.config.path:  # errorbook's own layout: are these docs its pages?
+            docs = Path(config.docs_dir).resolve()
+            site = settings.site_dir
+            self._owns_docs = site is not None and docs.is_relative_to(site.resolve() / "docs")
+            return files
+        if settings.site_dir is None:
+            raise PluginError(
+                "errorbook: `path` needs the pages `errorbook generate` makes: set `site` "
+                "in [tool.errorbook] (init sets it)"
+            )
+        docs = settings.site_dir / "docs"
+        self._published = hosted.languages(docs)
+        lang = self._lang = hosted.build_language(self.config.lang, config, self._published)
+        problem = hosted.docs_url_problem(
+            settings.site_dir, lang, config.site_url or "", self.config.path
+        )
+        if problem is not None:
+            log.warning(problem)
+        self._own = hosted.add_pages(files, config, docs / lang, self.config.path, lang)
+        alternates = config.extra.get("alternate")
+        # As the site (or mkdocs-static-i18n, at each build's start) sets it.
+        self._alternates = copy.deepcopy(alternates) if isinstance(alternates, list) else None
+        return files
 
     def _forget(self) -> None:
         """Decide again, at the next build's first page, what may be taken from memos: the
@@ -185,7 +245,7 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         if self._pages_known:
             return
         self._pages_known = True
-        if not self.config.cache:
+        if not self.config.cache or self.config.path:  # a team's pages are not errorbook's
             return
         folder = cachedir.of(self._settings(mkdocs_config))
         made_with = rendered_pages.fingerprint(mkdocs_config)
@@ -350,6 +410,12 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         :mod:`.themed_pages`)."""
         if not self.config.enabled:
             return context
+        shown = hosted.switcher(config.extra)
+        if page.file.src_uri in self._own and self._alternates and shown is not None:
+            self._replaced = list(shown)
+            shown[:] = hosted.page_alternates(
+                self._alternates, page.url, self.config.path, self._lang, self._published
+            )
         if self._themed is not None and self._env is not None:
             name = page.meta.get("template", "main.html")
             if isinstance(name, str):  # the template MkDocs took for the page, from its cache
@@ -366,9 +432,15 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         if held:
             for number, tabs in enumerate(held):
                 output = output.replace(self._placeholder(number), tabs, 1)
-        alternates = config.extra.get("alternate")
-        if not isinstance(alternates, Sequence) or not config.site_url:
+        if page.file.src_uri in self._own:
+            shown = hosted.switcher(config.extra)
+            if shown is not None and self._replaced is not None:
+                shown[:] = self._replaced  # as the site has it, for its own pages
+            self._replaced = None
             return output
+        alternates = config.extra.get("alternate")
+        if not self._owns_docs or not isinstance(alternates, Sequence) or not config.site_url:
+            return output  # a page errorbook did not make keeps the links it has
         return translations(output, page.url, config.site_url, alternates, serving=self.serving)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -47,7 +47,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(
         plugin_module.ErrorbookPlugin,
         "_settings",
-        lambda self, config: SimpleNamespace(root=tmp_path, cache_dir=None),
+        lambda self, config: SimpleNamespace(root=tmp_path, site_dir=folder, cache_dir=None),
     )
     return folder
 
