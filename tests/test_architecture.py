@@ -147,7 +147,7 @@ def test_only_the_writer_writes() -> None:
 #: generated runtime imports the standard library only (tests/runtime).
 THIRD_PARTY: dict[str, set[str]] = {
     "catalogs": {"babel"},
-    "commands": {"babel", "mkdocs"},  # explain's locale; `site serve` runs MkDocs' server
+    "commands": {"babel"},  # explain's locale
     "emit": {"babel", "jinja2", "yaml"},
     "integrations": {"hatchling", "jinja2", "markdown", "mkdocs", "pygments", "pymdownx"},
     "pipeline": {"babel", "jinja2"},
@@ -201,7 +201,6 @@ STILL_PRIVATE = {
     "_get_mime_headers": "catalogs.catalog: Babel's Catalog property, overridden",
     "_set_mime_headers": "catalogs.catalog: Babel's Catalog property, overridden",
     "_title_from_render": "integrations.rendered_pages: MkDocs' Page, the rendered title",
-    "_rebuild_cond": "commands.site: MkDocs' LiveReloadServer, held while pages are written",
 }
 
 

@@ -8,11 +8,9 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -218,7 +216,8 @@ def test_site_serve_stops_on_sigterm_as_on_ctrl_c(run: Run, tmp_path: Path) -> N
     server = _serve(tmp_path, log, port)
     try:
         _get(f"http://127.0.0.1:{port}/{tmp_path.name}/errors/en/")
-        assert [p.name[:7] for p in (tmp_path / "tmp").iterdir()] == ["mkdocs_"]
+        made = sorted(p.name.split("-")[0].split("_")[0] for p in (tmp_path / "tmp").iterdir())
+        assert made == ["errorbook", "mkdocs"]  # errorbook's signal folder, MkDocs' site
     finally:
         _stop(server, log, signal.SIGTERM)
     assert server.returncode == 0, log.read_text()
@@ -246,40 +245,36 @@ def test_init_writes_through_no_link_and_reads_no_fifo(run: Run, tmp_path: Path,
     assert result.code == 2 and ".gitignore" in result.err
 
 
-def test_site_serve_holds_the_server_while_a_regeneration_writes(
+def test_site_serve_has_mkdocs_watch_one_signal_instead_of_the_pages(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """However long the writes take, MkDocs' server hears of them once they are done: its
-    file watcher reports a change under the server's lock, which the regeneration holds
-    while it writes. Only then: a Ctrl-C reaches the server's loop once the loop has the
-    lock back, so it must not wait for the registry and the catalogs to be read."""
-    from mkdocs import livereload
-
+    """However long a regeneration's writes take, MkDocs' server hears of them once: under
+    `errorbook site serve` the plugin has it watch the command's signal folder instead of
+    the pages, and the command writes one file there once every page is written (and only
+    when a page changed, or the problems shown on the pages did)."""
     from generator.commands import site
+    from generator.integrations.mkdocs_plugin import ErrorbookPlugin
     from generator.pipeline import build
 
-    server = livereload.LiveReloadServer
-    monkeypatch.setattr(server, "__init__", server.__init__)  # put back after the test
-    monkeypatch.setattr(site, "_servers", [], raising=False)
-    site._settle_before_building()
-    made = server(builder=lambda: None, host="127.0.0.1", port=0, root="/nonexistent")
-    heard: list[bool] = []
+    calls: list[tuple[str, str]] = []
+    server = SimpleNamespace(
+        watch=lambda path: calls.append(("watch", path)),
+        unwatch=lambda path: calls.append(("unwatch", path)),
+    )
+    signals = tmp_path / "signals"
+    signals.mkdir()
+    monkeypatch.setenv(site.SERVING, str(signals))
+    plugin = ErrorbookPlugin()
+    mkdocs_config = SimpleNamespace(docs_dir=str(tmp_path / "docs"))
+    assert plugin.on_serve(server, config=mkdocs_config, builder=None) is server  # type: ignore[arg-type]
+    assert calls == [("unwatch", str(tmp_path / "docs")), ("watch", str(signals))]
 
-    def report() -> None:  # what MkDocs' file watcher does, in a thread of its own
-        taken = made._rebuild_cond.acquire(timeout=0.3)
-        heard.append(taken)
-        if taken:
-            made._rebuild_cond.release()
+    statuses: list[str] = []
 
-    def regenerate(
-        config: object, writing: Callable[[], AbstractContextManager[object]]
-    ) -> tuple[list[object], object]:
-        report()  # before the writes (reading, making the pages): the server is free
-        with writing():
-            reporter = threading.Thread(target=report)  # a page written: the watcher reports
-            reporter.start()
-            reporter.join()
-        return [], SimpleNamespace(problems=SimpleNamespace(items=[]))
+    def regenerate(config: object) -> tuple[list[object], object]:
+        return [SimpleNamespace(status=s) for s in statuses], SimpleNamespace(
+            problems=SimpleNamespace(items=[])
+        )
 
     monkeypatch.setattr(build, "regenerate", regenerate)
     project = SimpleNamespace(
@@ -288,31 +283,13 @@ def test_site_serve_holds_the_server_while_a_regeneration_writes(
         locales_dir=tmp_path / "locales",
         site_dir=tmp_path / "site",
     )
-    try:
-        site.Watcher(project, "en").regenerate()  # type: ignore[arg-type]
-        assert heard == [True, False]  # the report during the writes waited for their end
-        report()
-        assert heard == [True, False, True]  # and gets through once they are done
-    finally:
-        made.server_close()
-
-
-def test_site_serve_waits_for_the_pages_to_settle_before_it_builds(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """One edit, one build: MkDocs' server waits until no page has changed for a while."""
-    from mkdocs import livereload
-
-    from generator.commands import site
-
-    server = livereload.LiveReloadServer
-    monkeypatch.setattr(server, "__init__", server.__init__)  # put back after the test
-    site._settle_before_building()
-    made = server(builder=lambda: None, host="127.0.0.1", port=0, root="/nonexistent")
-    try:
-        assert made.build_delay == site.SETTLE > 0.1
-    finally:
-        made.server_close()
+    watcher = site.Watcher(project, "en", str(signals))  # type: ignore[arg-type]
+    watcher.regenerate()  # nothing changed: nothing to build
+    assert list(signals.iterdir()) == []
+    statuses[:] = ["unchanged", "updated", "created"]
+    watcher.regenerate()
+    assert [p.name for p in signals.iterdir()] == ["written"]
+    assert (signals / "written").read_text() == "1\n"
 
 
 def test_init_ends_a_gitignore_line_before_adding_its_own(run: Run, tmp_path: Path) -> None:

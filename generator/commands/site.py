@@ -11,16 +11,14 @@ read shows its problems on the page in the browser, and in the terminal, until i
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import importlib.util
 import json
 import os
 import signal
 import sys
+import tempfile
 import threading
-from collections.abc import Iterator
-from typing import Any
 
 from ..config import Config
 from ..errors import UsageError
@@ -31,7 +29,9 @@ DESCRIPTION = (
     "preview of one language that regenerates when the registry, a catalog or a page changes."
 )
 
-#: Set for MkDocs under `errorbook site serve`: the plugin leaves regenerating to the command.
+#: Set for MkDocs under `errorbook site serve` to the folder the command touches once a
+#: regeneration has written every page: the plugin has MkDocs' server watch that folder
+#: instead of the pages, so one regeneration makes one build however long its writes take.
 SERVING = "ERRORBOOK_SERVING"
 #: How often `serve` looks at the inputs (seconds): a stat of each, no parsing.
 POLL = 0.4
@@ -110,7 +110,17 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
             raise  # nothing was ever generated: the diagnostics are all there is to show
         source = published[0]  # the last good pages are served, with the problems on them
     lang = args.lang or source
-    watcher = Watcher(config, lang)
+    with tempfile.TemporaryDirectory(prefix="errorbook-serve-") as signal_folder:
+        return _serve_language(args, config, published, Watcher(config, lang, signal_folder))
+
+
+def _serve_language(
+    args: argparse.Namespace, config: Config, published: list[str], watcher: Watcher
+) -> int:
+    from ..integrations import site_build
+
+    assert config.site_dir is not None
+    lang = watcher.lang
     watcher.regenerate()
     site_config = config.site_dir / f"mkdocs.{lang}.yml"
     if not site_config.is_file():
@@ -121,14 +131,11 @@ def _serve(args: argparse.Namespace, config: Config) -> int:
         )
     thread = threading.Thread(target=watcher.loop, name="errorbook-watch", daemon=True)
     thread.start()
-    os.environ[SERVING] = "1"
+    os.environ[SERVING] = watcher.signal_folder
     _stop_on_terminate()
     _mkdocs_logging()
-    _settle_before_building()
-    from mkdocs.commands import serve
-
     try:
-        serve.serve(config_file=str(site_config), dev_addr=args.dev_addr, livereload=True)
+        site_build.serve(site_config, args.dev_addr)
     except OSError as exc:
         if exc.errno not in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
             raise
@@ -148,53 +155,6 @@ def _check_address(address: str) -> None:
             f"--dev-addr {address!r} is not HOST:PORT with a port from 1 to 65535, such as "
             "127.0.0.1:8000"
         )
-
-
-#: How long MkDocs' server waits for the files to stop changing before it builds (its own
-#: wait is a tenth of a second).
-SETTLE = 0.5
-#: The MkDocs server this command started, once it has (see :func:`_holding_builds`).
-_servers: list[Any] = []
-
-
-def _settle_before_building() -> None:
-    """Make MkDocs' server wait :data:`SETTLE` seconds without a change before it builds.
-
-    A regeneration writes the pages one at a time, each flushed to the disk; on a busy
-    machine one flush can outlast MkDocs' own wait, and one edit then made two builds."""
-    from mkdocs import livereload
-
-    server = livereload.LiveReloadServer
-    start = server.__init__
-
-    def settled(self: livereload.LiveReloadServer, *args: object, **kwargs: object) -> None:
-        start(self, *args, **kwargs)  # type: ignore[arg-type]
-        self.build_delay = max(getattr(self, "build_delay", 0.0), SETTLE)
-        _servers.append(self)
-
-    server.__init__ = settled  # type: ignore[method-assign]
-
-
-@contextlib.contextmanager
-def _holding_builds() -> Iterator[None]:
-    """Hold MkDocs' server while a regeneration writes the pages.
-
-    The server's file watcher reports each change under the server's lock; held, the
-    reports wait and arrive together once every page is written, so one regeneration makes
-    one build however long the disk takes over the writes (on a busy machine a pause
-    between two files can outlast :data:`SETTLE`). Where the server has no such lock (an
-    MkDocs this does not know), SETTLE alone stands.
-
-    It is held only while the outputs are written, not while the registry and catalogs are
-    read and the pages made: a Ctrl-C reaches MkDocs' server loop only once the loop has the
-    lock back (Python cannot interrupt that wait), so the server must not be kept waiting
-    for longer than the writes take."""
-    lock = getattr(_servers[-1], "_rebuild_cond", None) if _servers else None
-    if lock is None:
-        yield
-        return
-    with lock:
-        yield
 
 
 def _stop_on_terminate() -> None:
@@ -226,9 +186,11 @@ class Watcher:
     """Regenerates the outputs when an input of the last run changed (the stamp says so from
     sizes and times alone), and reports each time what it did, in one line."""
 
-    def __init__(self, config: Config, lang: str) -> None:
+    def __init__(self, config: Config, lang: str, signal_folder: str) -> None:
         self.config = config
         self.lang = lang
+        self.signal_folder = signal_folder  # touched once a regeneration wrote the pages
+        self.signals = 0
         self.stop = threading.Event()
         self.broken = False
         self.failed_on: tuple[tuple[str, int, int], ...] | None = None
@@ -267,7 +229,7 @@ class Watcher:
         assert self.config.site_dir is not None
         self.failed_on = self._inputs()  # until the run succeeds
         try:
-            written, run = build.regenerate(self.config, writing=_holding_builds)
+            written, run = build.regenerate(self.config)
         except InvalidInput as exc:
             text = exc.diagnostics.render(with_id=True)
             print(f"errorbook: the pages were not regenerated:\n{text}", file=sys.stderr)
@@ -284,6 +246,7 @@ class Watcher:
         problems = len(run.problems.items)
         note = f"; {problems} catalog problem{'s' * (problems != 1)}" if problems else ""
         if changed or fixed:
+            self.signal()
             print(
                 f"errorbook: regenerated {len(changed)} file{'s' * (len(changed) != 1)}"
                 f"{note}{' (the problems are fixed)' if fixed else ''}",
@@ -311,6 +274,17 @@ class Watcher:
         banner = BANNER.replace("PROBLEMS", json.dumps(text))
         path = str(script.relative_to(self.config.root))
         output.write(self.config.root, {path: (current + BANNER_MARK + banner).encode()}, False)
+        self.signal()
+
+    def signal(self) -> None:
+        """Tell MkDocs' server that the pages are written: one file changed in the folder it
+        watches (see :data:`SERVING`)."""
+        from pathlib import Path
+
+        from ..pipeline import output
+
+        self.signals += 1
+        output.write_cache(Path(self.signal_folder), "written", b"%d\n" % self.signals)
 
 
 BANNER_MARK = "\n// errorbook site serve: the registry's problems\n"

@@ -458,8 +458,11 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
     def on_serve(self, server: Any, /, *, config: MkDocsConfig, builder: Any) -> Any:
         if not self.config.enabled:
             return server
-        if os.environ.get(SERVING):
-            return server  # the command watches the inputs; MkDocs sees only the pages
+        signal_folder = os.environ.get(SERVING)
+        if signal_folder:  # the command watches the inputs and says when the pages are written
+            server.unwatch(config.docs_dir)
+            server.watch(signal_folder)
+            return server
         settings = self._settings(config)
         server.watch(str(settings.registry))
         if settings.locales_dir.is_dir():

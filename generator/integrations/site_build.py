@@ -583,3 +583,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def serve(site_config: Path, dev_addr: str) -> None:
+    """``errorbook site serve``'s preview: MkDocs' own server for one language's
+    configuration, with live reload (the plugin has it watch what the command says, see
+    ``commands.site.SERVING``)."""
+    from mkdocs.commands import serve as mkdocs_serve
+
+    mkdocs_serve.serve(config_file=str(site_config), dev_addr=dev_addr, livereload=True)
