@@ -2,12 +2,13 @@
 
 The package runs in projects of their own, on whichever of Python 3.10 to 3.13 they use,
 while errorbook itself runs on 3.11 or newer. For each of those interpreters found (in
-pyenv's versions folder, or as ``python3.X`` on PATH), pythons_probe.py runs in a fresh
-process with site-packages left out (``-I -S``: the standard library alone), on the Surface
-package and on a generated registry of 10,000 codes in German and Arabic, and must print
-exactly what it prints under the interpreter that runs these tests: messages in every
-locale with plural counts, negotiation, code look-ups, envelopes, every wire and what reads
-it back, and the errors of wrong calls.
+pyenv's versions folder, or as ``python3.X`` on PATH, as bench/pythons.py finds them for
+the benchmark too), pythons_probe.py runs in a fresh process with site-packages left out
+(``-I -S``: the standard library alone), on the Surface package and on a generated
+registry of 10,000 codes in German and Arabic, and must print exactly what it prints under
+the interpreter that runs these tests: messages in every locale with plural counts,
+negotiation, code look-ups, envelopes, every wire and what reads it back, and the errors of
+wrong calls.
 
 In CI (``CI=true``) a supported Python that is not found fails the test, naming it:
 the machine CI runs on has all four. Elsewhere it is skipped.
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -26,43 +26,14 @@ from pathlib import Path
 import pytest
 
 import surface_errors as se
-from bench import synth
+from bench import pythons, synth
 
 from ..conftest import ROOT
 
-#: The Pythons the generated package supports, as its docstring says.
-SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
+SUPPORTED = pythons.SUPPORTED
 PROBE = Path(__file__).with_name("pythons_probe.py")
 #: A code of the large registry is probed when its index is a multiple of this: 50 codes.
 STRIDE = 200
-
-
-def find_python(version: str) -> str | None:
-    """An interpreter of ``version`` (``3.10``): pyenv's newest of that minor version, else
-    ``python3.10`` on PATH; each asked which version it is, as a name can mislead."""
-    pyenv = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
-    numbered = re.compile(re.escape(version) + r"\.(\d+)")
-    found = [
-        (int(match.group(1)), folder / "bin" / "python3")
-        for folder in pyenv.glob(f"{version}.*")
-        if (match := numbered.fullmatch(folder.name))
-    ]
-    candidates = [str(path) for _, path in sorted(found, reverse=True)]
-    candidates.append(shutil.which(f"python{version}") or "")
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file() and reports(candidate) == version:
-            return candidate
-    return None
-
-
-def reports(python: str) -> str:
-    """The ``major.minor`` version ``python`` says it is."""
-    done = subprocess.run(
-        [python, "-I", "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout.strip()
 
 
 def probe(python: str, folder: Path, package: str, stride: int = 1) -> str:
@@ -104,7 +75,7 @@ def large(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, int]:
 
 
 def interpreter(version: str) -> str:
-    python = find_python(version)
+    python = pythons.find(version)
     if python is None:
         why = f"Python {version} is not installed (pyenv or python{version} on PATH)"
         if os.environ.get("CI") == "true":
