@@ -159,6 +159,14 @@ def scripts_package(run: Run, tmp_path: Path):
         ("sr_Latn_RS", ("sr_Latn", "en")),
         ("sr", ("en",)),
         ("de_CH.utf8", ("de", "en")),
+        # A subtag of other than ASCII letters or digits is no script or region, as in
+        # BCP 47 and the TypeScript runtime, whatever Unicode version the interpreter has:
+        # U+0870 is a letter from Unicode 14 (Python 3.11) on, not in 3.10's Unicode 13.
+        ("zh_TW_\u0870\u0870", ("zh_Hant", "en")),
+        ("zh_TW_\u0661\u0662\u0663", ("zh_Hant", "en")),  # Arabic-Indic digits
+        ("sr_\u0870\u0870\u0870\u0870_RS", ("en",)),
+        ("sr_Latn_\u0870\u0870\u0870\u0870", ("sr_Latn", "en")),
+        ("d\u00e9_CH", ("en",)),
     ],
 )
 def test_scripts_and_regions_negotiate_sensibly(

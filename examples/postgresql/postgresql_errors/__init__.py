@@ -3,6 +3,8 @@
 
 Program logic branches on :class:`ErrorCode`, never on message text. Every code's facts are in
 :data:`CODES`; the configurable limits and their defaults are in :data:`LIMITS`.
+It imports the standard library alone and behaves alike on Python 3.10 to 3.13, each of
+which errorbook's tests run it on.
 """
 
 from __future__ import annotations

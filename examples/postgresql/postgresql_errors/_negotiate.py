@@ -18,15 +18,28 @@ def parse(tag: str) -> tuple[str, str | None, str | None] | None:
     """(language, script, region) of a tag such as ``de-AT``, ``zh_Hant_TW``, ``de_AT.UTF-8``."""
     base = tag.split(".", 1)[0].split("@", 1)[0].replace("-", "_").strip()
     parts = [p for p in base.split("_") if p]
-    if not parts or not parts[0].isalpha() or parts[0].upper() in ("C", "POSIX"):
+    if not parts or not _letters(parts[0]) or parts[0].upper() in ("C", "POSIX"):
         return None
     language, script, region = parts[0].lower(), None, None
     for part in parts[1:]:
-        if len(part) == 4 and part.isalpha():
+        if len(part) == 4 and _letters(part):
             script = part.title()
-        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
+        elif (len(part) == 2 and _letters(part)) or (len(part) == 3 and _digits(part)):
             region = part.upper()
     return language, script, region
+
+
+def _letters(part: str) -> bool:
+    """Whether ``part`` is ASCII letters, as a BCP 47 subtag is. ``str.isalpha()`` alone takes
+    any letter of the interpreter's Unicode version (13.0 in Python 3.10, 15.1 in 3.13), so a
+    tag would mean one thing on one Python and another on the next, and not what the
+    TypeScript runtime reads it as."""
+    return part.isascii() and part.isalpha()
+
+
+def _digits(part: str) -> bool:
+    """Whether ``part`` is ASCII digits (``str.isdigit()`` also takes ``١٢٣``)."""
+    return part.isascii() and part.isdigit()
 
 
 def script_of(
