@@ -200,7 +200,6 @@ STILL_PRIVATE = {
     "_get_header_comment": "catalogs.catalog: Babel's Catalog property, overridden",
     "_get_mime_headers": "catalogs.catalog: Babel's Catalog property, overridden",
     "_set_mime_headers": "catalogs.catalog: Babel's Catalog property, overridden",
-    "_title_from_render": "integrations.rendered_pages: MkDocs' Page, the rendered title",
 }
 
 

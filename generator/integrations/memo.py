@@ -24,7 +24,7 @@ from typing import Any
 from ..pipeline import cachedir, output
 
 #: The layout of a memo file; a file of another format is an empty memo.
-FORMAT = 2
+FORMAT = 3
 #: A memo file larger than this is not read (about 100 times what 10,000 pages need).
 LIMIT = 1 << 30
 

@@ -66,8 +66,8 @@ PURE = frozenset(
         "pymdownx.tilde",
     }
 )
-#: The MkDocs versions whose ``Page.render`` sets exactly ``content``, ``toc``,
-#: ``_title_from_render``, ``present_anchor_ids`` and ``links_to_anchors``.
+#: The MkDocs versions whose ``Page.render`` sets exactly ``content``, ``toc``, the title,
+#: ``present_anchor_ids`` and ``links_to_anchors``.
 MKDOCS = ("1.6.",)
 #: The libraries whose code decides what a page converts to.
 _LIBRARIES = ("mkdocs", "Markdown", "pymdown-extensions", "Pygments")
@@ -173,9 +173,11 @@ class RenderedPages:
         if self._files is None or self._files[0] != id(files):
             self._files = (id(files), _site_files(files))
         where = page.file
+        # The title before the conversion (the navigation's, the front matter's, or the file
+        # name's): the one after it, which the record keeps, is made from it.
         return digest(
             self._fingerprint, self._files[1], where.src_uri, where.dest_uri, where.url,
-            page.markdown,
+            page.markdown, str(page.title),
         )  # fmt: skip
 
     def render(
@@ -196,7 +198,7 @@ class RenderedPages:
         return {
             "content": page.content,
             "toc": toc_tokens(page.toc or ()),
-            "title": page._title_from_render,
+            "title": page.title,  # as the page's title then reads: its nav, meta or heading
             "anchors": sorted(page.present_anchor_ids or ()),
             "links": None
             if links is None
@@ -225,7 +227,7 @@ class RenderedPages:
                     targets[target] = {str(a): str(link) for a, link in found.items()}
         except (KeyError, TypeError, AttributeError):
             return False
-        page.content, page.toc, page._title_from_render = content, toc, title
+        page.content, page.toc, page.title = content, toc, title
         page.present_anchor_ids = anchors
         if targets is not None:
             page.links_to_anchors = targets
