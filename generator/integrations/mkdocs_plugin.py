@@ -34,14 +34,13 @@ is the gate for those).
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 import logging
 import os
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -55,11 +54,10 @@ from .. import config
 from ..commands.site import SERVING
 from ..diagnostics import InvalidInput
 from ..digest import digest
-from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START, read_tabs
+from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START
 from ..errors import ErrorbookError
 from ..pipeline import cachedir, output, stamp
 from . import (
-    example_tabs,
     hosted,
     rendered_pages,
     search_entries,
@@ -121,13 +119,6 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         # In the comment that holds their place: no text on a page can forge it, and it never
         # reaches the output (the tabs replace it), which stays byte-identical.
         self._token = secrets.token_hex(8)
-        #: Makes the example tabs' HTML, when the site's Markdown settings allow it.
-        self._renderer: example_tabs.Renderer | None = None
-        self._renderer_known = False
-        #: The tabs earlier builds made, kept for the next (None: made afresh each time).
-        self._memo: example_tabs.Memo | None = None
-        #: The example tabs' HTML made for each page, until Markdown has made the rest.
-        self._made: dict[str, str] = {}
         #: Converts each page's Markdown, or takes what an earlier build converted (None:
         #: MkDocs converts every page); decided at the first page of each build.
         self._pages: rendered_pages.RenderedPages | None = None
@@ -212,31 +203,8 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
     def _forget(self) -> None:
         """Decide again, at the next build's first page, what may be taken from memos: the
         site's settings may have changed."""
-        self._renderer, self._renderer_known, self._memo = None, False, None
         self._pages, self._pages_known, self._search = None, False, None
         self._themed, self._env, self._templates = None, None, None
-
-    def _tabs_renderer(self, config: MkDocsConfig) -> example_tabs.Renderer | None:
-        """What makes the example tabs' HTML for this build, if the site's Markdown settings
-        allow it; decided at the first page, when every plugin has configured the site."""
-        if not self._renderer_known:
-            self._renderer_known = True
-            if example_tabs.supported(config.markdown_extensions, config.mdx_configs):
-                with contextlib.suppress(ImportError):  # without Pygments: Markdown makes them
-                    self._renderer = example_tabs.Renderer(_inline(config))
-                    self._memo = self._tabs_memo(config)
-        return self._renderer
-
-    def _tabs_memo(self, mkdocs_config: MkDocsConfig) -> example_tabs.Memo | None:
-        """The tabs the last build of this configuration made, in the project's cache folder
-        (a file per configuration: the languages build side by side)."""
-        made_with = example_tabs.fingerprint(
-            mkdocs_config.markdown_extensions, mkdocs_config.mdx_configs or {}
-        )
-        if made_with is None or not self.config.cache:
-            return None
-        folder = cachedir.of(self._settings(mkdocs_config))
-        return example_tabs.Memo(folder, _memo_name("tabs", mkdocs_config), made_with)
 
     def _page_memos(self, mkdocs_config: MkDocsConfig) -> None:
         """Decide, at a build's first page, when every plugin has configured the site,
@@ -336,53 +304,19 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
             self._pages.attach(page)
         return page
 
-    def on_page_markdown(
-        self, markdown: str, /, *, page: Any, config: MkDocsConfig, files: Any
-    ) -> str:
-        """Make a code's example tabs here, as HTML, and leave Markdown only the rest of the
-        page (see :mod:`.example_tabs`): the tabs' HTML comes back in ``on_page_content``.
-        A page whose tabs this cannot make exactly as Markdown would is left as it is."""
-        if not self.config.enabled:
-            return markdown
-        renderer = self._tabs_renderer(config)
-        if renderer is None:
-            return markdown
-        start = markdown.find(EXAMPLES_START)
-        end = markdown.find(EXAMPLES_END, start + len(EXAMPLES_START))
-        if start < 0 or end < 0 or not example_tabs.alone(markdown, start, end):
-            return markdown
-
-        def make(text: str) -> str | None:
-            tabs = read_tabs(text)
-            return renderer.render(tabs) if tabs else None
-
-        text = markdown[start + len(EXAMPLES_START) : end]
-        made = make(text) if self._memo is None else self._memo.render(text, make)
-        if made is None:
-            return markdown
-        self._made[page.file.src_uri] = made
-        return markdown[:start] + EXAMPLES_START + "\n\n" + markdown[end:]
-
     def on_page_content(self, html: str, /, *, page: Any, config: MkDocsConfig, files: Any) -> str:
         """Take a code's example tabs out of the page's content until it is written.
 
         The search plugin indexes ``page.content`` when the page's context is made, which comes
         after this event; the tabs (every wire's rendering of the code's example, a
         highlighted token per ``<span>``) would be most of what it parses and would add to
-        the index only what the page states above them. ``on_post_page`` puts them back.
-        Tabs made in ``on_page_markdown`` take the place Markdown would have given them."""
+        the index only what the page states above them. ``on_post_page`` puts them back."""
         if not self.config.enabled:
             return html
         held: list[str] = []
-        made = self._made.pop(page.file.src_uri, None)
 
         def hold(found: re.Match[str]) -> str:
-            nonlocal made
-            if made is not None:  # between the comments as Markdown lays out a block
-                held.append(f"\n\n{made}\n")
-                made = None
-            else:
-                held.append(found.group(1))
+            held.append(found.group(1))
             return self._placeholder(len(held) - 1)
 
         content = _EXAMPLES.sub(hold, html)
@@ -444,12 +378,10 @@ class ErrorbookPlugin(BasePlugin[ErrorbookConfig]):  # type: ignore[no-untyped-c
         return translations(output, page.url, config.site_url, alternates, serving=self.serving)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Keep the tabs this build made for the next one (under ``mkdocs serve``, the next
+        """Keep what this build made for the next one (under ``mkdocs serve``, the next
         rebuild), and decide again then: the site's Markdown settings may have changed."""
         if not self.config.enabled:
             return
-        if self._memo is not None:
-            self._memo.save()
         for memo in (self._pages, self._search, self._themed, self._templates):
             if memo is not None:
                 memo.save()
@@ -475,28 +407,6 @@ def _memo_name(kind: str, mkdocs_config: MkDocsConfig) -> str:
     languages build side by side)."""
     source = Path(mkdocs_config.config_file_path).resolve()
     return f"site-{kind}-{source.stem}-{digest(str(source))[:12]}.memo"
-
-
-def _inline(mkdocs_config: MkDocsConfig) -> Callable[[str], str | None]:
-    """Converts one piece of Markdown with the site's Markdown settings (each piece once:
-    the callers remember what it gave)."""
-    converter: Any = None
-
-    def convert(text: str) -> str | None:
-        nonlocal converter
-        import markdown  # type: ignore[import-untyped]
-
-        try:
-            if converter is None:
-                converter = markdown.Markdown(
-                    extensions=mkdocs_config.markdown_extensions,
-                    extension_configs=mkdocs_config.mdx_configs or {},
-                )
-            return str(converter.reset().convert(text))
-        except Exception:  # whatever it is, Markdown then makes the page's tabs, as before
-            return None
-
-    return convert
 
 
 def translations(

@@ -140,12 +140,12 @@ def test_a_rebuild_converts_and_indexes_only_what_changed_and_gives_the_same_byt
         "laid out": pages,
         "compiled": compiled,
     }
-    assert _kinds(tmp_path) == ["tabs"]
+    assert _kinds(tmp_path) == []
 
     assert _build(site, tmp_path / "first", counted) == expected
     nothing_kept = {"converted": pages, "indexed": pages, "laid out": pages, "compiled": compiled}
     assert counted == nothing_kept
-    assert _kinds(tmp_path) == ["pages", "search", "tabs", "themed"]
+    assert _kinds(tmp_path) == ["pages", "search", "themed"]
 
     assert _build(site, tmp_path / "again", counted) == expected
     assert counted == {"converted": 0, "indexed": 0, "laid out": 0, "compiled": 0}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import http
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
@@ -128,68 +127,6 @@ def http_text(status: int, headers: dict[str, str], body: bytes) -> str:
     lines = [f"HTTP/1.1 {status} {phrase}".rstrip()]
     lines += [f"{name}: {value}" for name, value in headers.items()]
     return "\n".join([*lines, "", text])
-
-
-@dataclass(frozen=True)
-class Tab:
-    """One tab as :func:`tabs` writes it: its title and the sentence that introduces the
-    value (both inline Markdown), and the value as a fenced block's language and text."""
-
-    title: str
-    intro: str
-    language: str
-    code: str
-
-
-_TITLE = re.compile(r'=== "([^"]*)"')
-_FENCE = re.compile(r"    (`{3,})(\w*)")
-#: What Python-Markdown changes before it reads a page (tabs expanded, carriage returns and
-#: its own placeholder characters replaced, lines of spaces emptied): a region holding any of
-#: it is not read back, so that what is read is exactly what Markdown would see.
-_NORMALIZED = re.compile(r"[\t\r\x02\x03]|^ +$", re.M)
-
-
-def read_tabs(text: str) -> list[Tab] | None:
-    """The tabs of what :func:`tabs` wrote between :data:`EXAMPLES_START` and
-    :data:`EXAMPLES_END`; None when ``text`` is not in that form (a page a project's own
-    template made, say), or holds what Python-Markdown would change before reading it."""
-    if _NORMALIZED.search(text):
-        return None
-    lines = text.split("\n")
-    found: list[Tab] = []
-    at = 0
-
-    def blank() -> None:
-        nonlocal at
-        while at < len(lines) and lines[at] == "":
-            at += 1
-
-    blank()
-    while at < len(lines):
-        title = _TITLE.fullmatch(lines[at])
-        if title is None or at + 4 >= len(lines) or lines[at + 1] or lines[at + 3]:
-            return None
-        intro = lines[at + 2]
-        fence = _FENCE.fullmatch(lines[at + 4])
-        if not intro.startswith("    ") or intro[4:5] in ("", " ") or fence is None:
-            return None
-        at += 5
-        code: list[str] = []
-        close = "    " + fence.group(1)
-        while at < len(lines) and lines[at] != close:
-            line = lines[at]
-            if line and not line.startswith("    "):
-                return None
-            code.append(line[4:])
-            at += 1
-        if at == len(lines) or not code:
-            return None
-        at += 1
-        if at < len(lines) and lines[at]:
-            return None
-        found.append(Tab(title.group(1), intro[4:], fence.group(2), "\n".join(code)))
-        blank()
-    return found or None
 
 
 def _indented(text: str) -> list[str]:
