@@ -54,6 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write what each build took to FILE (a new file, or an earlier such report)",
     )
+    build.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say which of the plugin's memos (its fast paths) a build keeps none of, and why",
+    )
     serve = actions.add_parser("serve", help="preview one language and regenerate on change")
     serve.add_argument("--lang", metavar="LANG", help="the language (default: the source one)")
     serve.add_argument(
@@ -92,6 +97,8 @@ def _build(args: argparse.Namespace, config: Config) -> int:
         value = getattr(args, flag)
         if value is not None:
             argv += [f"--{flag}", str(value)]
+    if args.verbose:
+        argv.append("--verbose")
     return site_build.main(argv)
 
 

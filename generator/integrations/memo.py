@@ -16,12 +16,28 @@ trusted as its virtual environment is.
 
 from __future__ import annotations
 
+import logging
 import marshal
+import os
 import zlib
 from pathlib import Path
 from typing import Any
 
 from ..pipeline import cachedir, output
+
+#: Set by ``errorbook site build --verbose``: each build then says which memo is off, and why.
+VERBOSE = "ERRORBOOK_SITE_VERBOSE"
+
+
+def off(kind: str, why: str) -> None:
+    """Say, under ``--verbose``, that a build keeps no ``kind`` memo and why: a fast path
+    that turns itself off (a library's new version, a setting it does not know) costs every
+    rebuild the work it saved, and nothing else would say so."""
+    if os.environ.get(VERBOSE):
+        logging.getLogger("mkdocs.plugins.errorbook").info(
+            "errorbook: no %s memo in this build: %s", kind, why
+        )
+
 
 #: The layout of a memo file; a file of another format is an empty memo.
 FORMAT = 3

@@ -85,10 +85,13 @@ def fingerprint(mkdocs_config: Any) -> str | None:
     """The hash of what every page's conversion depends on besides the page and the site's
     files; None where a conversion cannot be kept (see the module's docstring)."""
     extensions = mkdocs_config.markdown_extensions
-    if not all(isinstance(name, str) and name in PURE for name in extensions):
+    unknown = [str(name) for name in extensions if not (isinstance(name, str) and name in PURE)]
+    if unknown:
+        memo.off("page", f"Markdown extensions not known to be pure: {', '.join(unknown)}")
         return None
     try:
-        if not metadata.version("mkdocs").startswith(MKDOCS):
+        if not (version := metadata.version("mkdocs")).startswith(MKDOCS):
+            memo.off("page", f"MkDocs {version} is not a version it knows ({', '.join(MKDOCS)}x)")
             return None
         written = json.dumps(
             [
@@ -103,7 +106,8 @@ def fingerprint(mkdocs_config: Any) -> str | None:
         )
         versions = [metadata.version(name) for name in _LIBRARIES]
         sources = [path.read_bytes() for path in _SOURCES]
-    except (TypeError, ValueError, OSError, metadata.PackageNotFoundError):
+    except (TypeError, ValueError, OSError, metadata.PackageNotFoundError) as exc:
+        memo.off("page", f"the site's settings cannot be written down ({exc})")
         return None
     return digest(str(memo.FORMAT), sys.version, written, *versions, *sources)
 

@@ -45,10 +45,13 @@ def index_of(plugins: Any) -> Any:
         module = sys.modules.get(kind.__module__)
         index = getattr(plugin, "search_index", None)
         if module is None or getattr(module, "jieba", None) is not None:
+            memo.off("search", "jieba is installed (it segments Chinese text from its files)")
             return None
-        if not isinstance(getattr(index, "entries", None), list):
-            return None
-        if not callable(getattr(index, "add_entry_from_context", None)):
+        entries = getattr(index, "entries", None)
+        if not isinstance(entries, list) or not callable(
+            getattr(index, "add_entry_from_context", None)
+        ):
+            memo.off("search", "Material's search index is not one it knows")
             return None
         return index
     return None
@@ -57,12 +60,14 @@ def index_of(plugins: Any) -> Any:
 def fingerprint(index: Any) -> str | None:
     """The hash of what every page's entries depend on besides the page."""
     try:
-        if not metadata.version("mkdocs-material").startswith(MATERIAL):
+        if not (version := metadata.version("mkdocs-material")).startswith(MATERIAL):
+            memo.off("search", f"Material {version} is not a version it knows (9.x)")
             return None
         settings = json.dumps(dict(index.config), sort_keys=True)
         sources = [path.read_bytes() for path in _SOURCES]
         version = metadata.version("mkdocs-material")
-    except (TypeError, ValueError, OSError, AttributeError, metadata.PackageNotFoundError):
+    except (TypeError, ValueError, OSError, AttributeError, metadata.PackageNotFoundError) as exc:
+        memo.off("search", f"the search plugin's settings cannot be written down ({exc})")
         return None
     return digest(str(memo.FORMAT), sys.version, version, settings, *sources)
 

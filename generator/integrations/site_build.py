@@ -50,6 +50,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from . import memo
+
 BASE = "mkdocs.base.yml"
 WHO = "errorbook site build"  # how its messages start
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
@@ -509,7 +511,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "room, else the temporary folder)",
     )
     parser.add_argument("--json", type=Path, default=None, help="write the timings here")
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="say which of the plugin's memos each build keeps none of, and why",
+    )
     args = parser.parse_args(argv)
+    if args.verbose:
+        os.environ[memo.VERBOSE] = "1"  # the builds inherit it
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be 1 or more")
     site = args.site.resolve()

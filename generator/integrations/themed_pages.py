@@ -97,16 +97,20 @@ def fingerprint(mkdocs_config: Any) -> str | None:
     """The hash of what every page's layout depends on besides the page and the navigation;
     None where a layout cannot be kept (see the module's docstring)."""
     try:
-        if set(mkdocs_config.plugins) - PLUGINS:
+        if others := sorted(set(mkdocs_config.plugins) - PLUGINS):
+            memo.off("layout", f"plugins whose effect on a layout it does not know: {others}")
             return None
         theme = mkdocs_config.theme
         if theme.name != "material":
+            memo.off("layout", f"the theme is {theme.name}, not Material")
             return None
         versions = [metadata.version(name) for name in _LIBRARIES]
         if not versions[0].startswith(MKDOCS) or not versions[1].startswith(MATERIAL):
+            memo.off("layout", f"MkDocs {versions[0]} or Material {versions[1]} is not known")
             return None
         overrides = _overrides(theme.dirs)
         if overrides is None:
+            memo.off("layout", "a file of the theme's folders cannot be read")
             return None
         settings = {
             key: _plain(value)
@@ -121,7 +125,8 @@ def fingerprint(mkdocs_config: Any) -> str | None:
         }
         written = json.dumps(settings, sort_keys=True, ensure_ascii=False)
         sources = [path.read_bytes() for path in _SOURCES]
-    except (TypeError, ValueError, OSError, AttributeError, metadata.PackageNotFoundError):
+    except (TypeError, ValueError, OSError, AttributeError, metadata.PackageNotFoundError) as exc:
+        memo.off("layout", f"the site's settings cannot be written down ({exc})")
         return None
     return digest(str(memo.FORMAT), sys.version, written, *versions, *sources)
 

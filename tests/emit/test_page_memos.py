@@ -30,6 +30,7 @@ rendered_pages = importlib.import_module("errorbook.integrations.rendered_pages"
 search_entries = importlib.import_module("errorbook.integrations.search_entries")
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
+memo = importlib.import_module("errorbook.integrations.memo")
 SERVING = importlib.import_module("errorbook.commands.site").SERVING
 LANG = "de"
 
@@ -255,17 +256,30 @@ def test_what_a_conversion_warned_about_is_warned_about_on_every_build(
 
 
 def test_a_site_whose_markdown_is_not_known_to_be_pure_gets_no_page_memo(
-    site: Path, tmp_path: Path, counted: dict[str, int]
+    site: Path,
+    tmp_path: Path,
+    counted: dict[str, int],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """And `errorbook site build --verbose` says why: the fast path is off in silence
+    otherwise."""
     base = site / "mkdocs.base.yml"
     base.write_text(
         base.read_text("utf-8").replace("  - tables\n", "  - tables\n  - meta\n"), "utf-8"
     )
     pages = len(list((site / "docs" / LANG).rglob("*.md")))
     _build(site, tmp_path / "first", counted)
-    _build(site, tmp_path / "again", counted)
+    assert "no page memo" not in caplog.text  # said only when asked
+    monkeypatch.setenv(memo.VERBOSE, "1")
+    with caplog.at_level(logging.INFO, logger="mkdocs.plugins.errorbook"):
+        _build(site, tmp_path / "again", counted)
     assert counted == {"converted": pages, "indexed": 0, "laid out": 0, "compiled": 0}
-    assert _kinds(tmp_path) == ["search", "themed"]  # the tabs too are left to Markdown
+    assert _kinds(tmp_path) == ["search", "themed"]
+    assert "no page memo in this build: Markdown extensions not known to be pure: meta" in (
+        caplog.text
+    )
+    assert "no search memo" not in caplog.text and "no layout memo" not in caplog.text
 
 
 def test_a_template_the_site_overrides_is_part_of_every_layout(
