@@ -253,6 +253,7 @@ def test_site_serve_has_mkdocs_watch_one_signal_instead_of_the_pages(
     the pages, and the command writes one file there once every page is written (and only
     when a page changed, or the problems shown on the pages did)."""
     from generator.commands import site
+    from generator.integrations import site_build
     from generator.integrations.mkdocs_plugin import ErrorbookPlugin
     from generator.pipeline import build
 
@@ -263,7 +264,7 @@ def test_site_serve_has_mkdocs_watch_one_signal_instead_of_the_pages(
     )
     signals = tmp_path / "signals"
     signals.mkdir()
-    monkeypatch.setenv(site.SERVING, str(signals))
+    monkeypatch.setenv(site_build.SERVING, str(signals))
     plugin = ErrorbookPlugin()
     mkdocs_config = SimpleNamespace(docs_dir=str(tmp_path / "docs"))
     assert plugin.on_serve(server, config=mkdocs_config, builder=None) is server  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ import threading
 
 from ..config import Config
 from ..errors import UsageError
+from ..integrations.site_build import SERVING
 
 HELP = "build the reference site, or serve one language while you edit"
 DESCRIPTION = (
@@ -29,10 +30,6 @@ DESCRIPTION = (
     "preview of one language that regenerates when the registry, a catalog or a page changes."
 )
 
-#: Set for MkDocs under `errorbook site serve` to the folder the command touches once a
-#: regeneration has written every page: the plugin has MkDocs' server watch that folder
-#: instead of the pages, so one regeneration makes one build however long its writes take.
-SERVING = "ERRORBOOK_SERVING"
 #: How often `serve` looks at the inputs (seconds): a stat of each, no parsing.
 POLL = 0.4
 

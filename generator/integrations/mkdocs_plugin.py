@@ -51,7 +51,6 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
 from .. import config
-from ..commands.site import SERVING
 from ..diagnostics import InvalidInput
 from ..digest import digest
 from ..emit.site.wires import EXAMPLES_END, EXAMPLES_START
@@ -64,6 +63,7 @@ from . import (
     template_code,
     themed_pages,
 )
+from .site_build import SERVING
 
 log = logging.getLogger("mkdocs.plugins.errorbook")
 _SEVERITY = re.compile(r": (?:error|warning): ")  # the log level says it

@@ -52,6 +52,11 @@ from pathlib import Path
 
 from . import memo
 
+#: Set for MkDocs under `errorbook site serve` to the folder the command touches once a
+#: regeneration has written every page: the plugin has MkDocs' server watch that folder
+#: instead of the pages, so one regeneration makes one build however long its writes take.
+SERVING = "ERRORBOOK_SERVING"
+
 BASE = "mkdocs.base.yml"
 WHO = "errorbook site build"  # how its messages start
 RAM = Path("/dev/shm")  # Linux's RAM-backed folder; where it is missing, the temporary folder
@@ -597,7 +602,7 @@ if __name__ == "__main__":
 def serve(site_config: Path, dev_addr: str) -> None:
     """``errorbook site serve``'s preview: MkDocs' own server for one language's
     configuration, with live reload (the plugin has it watch what the command says, see
-    ``commands.site.SERVING``)."""
+    ``SERVING``)."""
     from mkdocs.commands import serve as mkdocs_serve
 
     mkdocs_serve.serve(config_file=str(site_config), dev_addr=dev_addr, livereload=True)

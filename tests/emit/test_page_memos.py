@@ -31,7 +31,7 @@ search_entries = importlib.import_module("errorbook.integrations.search_entries"
 themed_pages = importlib.import_module("errorbook.integrations.themed_pages")
 template_code = importlib.import_module("errorbook.integrations.template_code")
 memo = importlib.import_module("errorbook.integrations.memo")
-SERVING = importlib.import_module("errorbook.commands.site").SERVING
+SERVING = importlib.import_module("errorbook.integrations.site_build").SERVING
 LANG = "de"
 
 
