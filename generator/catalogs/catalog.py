@@ -9,17 +9,18 @@ translation as fuzzy; no similarity search can hand one code's translation to an
 
 from __future__ import annotations
 
-import _strptime  # type: ignore[import-not-found]  # noqa: F401  (see below)
 import copy
+import datetime
 import email.message  # (see below)
 import email.parser  # noqa: F401  (see below)
 import io
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from email import message_from_string
 from itertools import groupby
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
-from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message, _parse_datetime_header
+from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message
 from babel.messages.mofile import write_mo
 
 from ..names import one_line
@@ -29,8 +30,8 @@ from . import plurals
 from .entries import Entry, code_names, contexts, entries, owned, owns
 
 # Reading a header imports email.parser and email.message (for email.message_from_string)
-# and _strptime (for Babel's datetime.strptime) on first use. Imported here, they are
-# imported once, in the parent, rather than again in each worker it forks.
+# on first use. Imported here, they are imported once, in the parent, rather than again in
+# each worker it forks (and see _date below).
 
 #: Header fields Babel computes itself; any other field a tool wrote is kept as it was.
 _BABEL_FIELDS = {
@@ -62,6 +63,37 @@ NO_TRANSLATOR = "none yet"
 _PLACEHOLDERS = {"po-revision-date": "YEAR-MO-DA", "last-translator": "FULL NAME"}
 
 
+def entry_key(
+    msgid: str | tuple[str, ...] | list[str], context: str | None = None
+) -> str | tuple[str, str]:
+    """An entry's key in a catalog's tables (its ``obsolete`` too), as Babel's Catalog makes
+    it: the singular msgid, with the msgctxt when there is one."""
+    singular = msgid[0] if isinstance(msgid, (list, tuple)) else msgid
+    return singular if context is None else (singular, context)
+
+
+def entry_at(catalog: Catalog, place: Place) -> Message | None:
+    """The message at ``place`` in ``catalog``, through Catalog's own look-up."""
+    obsolete, found = place
+    if obsolete:
+        return catalog.obsolete.get(found)  # type: ignore[call-overload, no-any-return]
+    if isinstance(found, tuple):
+        return catalog.get(found[0], found[1])
+    return catalog.get(cast(str, found))
+
+
+def messages(catalog: Catalog) -> Iterator[Message]:
+    """The catalog's entries in their order, without the header Catalog yields first."""
+    found = iter(catalog)
+    next(found)
+    return found
+
+
+#: Babel's Catalog properties that StableCatalog's own wrap.
+_HEADER_COMMENT = cast(property, vars(Catalog)["header_comment"])
+_MIME_HEADERS = cast(property, vars(Catalog)["mime_headers"])
+
+
 class StableCatalog(Catalog):
     """A Babel catalog whose header is the same on every run and keeps unknown fields.
 
@@ -71,7 +103,9 @@ class StableCatalog(Catalog):
     entries errorbook does not own (another tool's, sharing the file) with their text, so
     that each is written back as it was."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, header_comment: str | None = DEFAULT_HEADER, **kwargs: object
+    ) -> None:
         self.extra_headers: list[tuple[str, str]] = []
         self.creation_date_text: str | None = None  # as read; never the clock
         self.plural_forms_text: str | None = None  # the Plural-Forms header as read
@@ -85,9 +119,13 @@ class StableCatalog(Catalog):
         # A merged catalog: the catalog read from the file it replaces, whose text is written
         # back wherever the merge left an entry or the header as it was (see raw_entry).
         self.origin: StableCatalog | None = None
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.comment_as_set = header_comment  # the header comment, as set (see below)
+        self.header_line: int | None = None
+        super().__init__(*args, header_comment=header_comment, **kwargs)  # type: ignore[arg-type, misc]
 
     def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:
+        if id == "":  # the line of a header being read, should its fields be refused
+            self.header_line = message.lineno
         super().__setitem__(id, message)
         if id == "":  # the header, as a reader adds it: note its fields in their order
             fields = message_from_string(str(message.string)).items()
@@ -108,8 +146,10 @@ class StableCatalog(Catalog):
         gives, or None where it gives None."""
         place = self.place(message, obsolete) if key is None else (obsolete, key)
         span = self.spans.get(place)
-        old = (self.obsolete if obsolete else self._messages).get(place[1])  # type: ignore[call-overload]
-        if span is None or old is None:
+        if span is None:
+            return None
+        old = entry_at(self, place)
+        if old is None:
             return None
         first, last, flags = span
         if old is message:  # kept by the merge as read: only its flags may differ
@@ -123,7 +163,7 @@ class StableCatalog(Catalog):
 
     def raw_header(self, merged: StableCatalog) -> str | None:
         """This file's header entry, comment included, when ``merged`` writes the same one."""
-        span = self.spans.get((False, self._key_for("", None)))
+        span = self.spans.get((False, ""))
         if (
             span is None
             or self.read_headers is None
@@ -135,26 +175,34 @@ class StableCatalog(Catalog):
         return "\n".join(self.rows[: span[1] + 1])
 
     def place(self, message: Message, obsolete: bool = False) -> Place:
-        return obsolete, self._key_for(message.id, message.context)
+        return obsolete, entry_key(message.id, message.context)
 
     def is_foreign(self, message: Message, obsolete: bool = False) -> bool:
         """True for another tool's entry, which errorbook neither checks nor counts."""
         return bool(self.foreign) and self.place(message, obsolete) in self.foreign
 
-    def _get_header_comment(self) -> str:
-        """The header comment as it was set or read. Babel's own getter fills in words such
-        as PROJECT, VERSION and YEAR (the current year: a clock) wherever they appear, which
+    def comment(self) -> str:
+        """The header comment as it was set or read. Babel's own fills in words such as
+        PROJECT, VERSION and YEAR (the current year: a clock) wherever they appear, which
         would change a translator's text; only Babel's placeholder header gets that."""
-        text = self._header_comment
+        text = self.comment_as_set
         if text is None or text == DEFAULT_HEADER:
-            return super()._get_header_comment()
+            return cast(str, _HEADER_COMMENT.__get__(self))
         return text
 
-    header_comment = property(_get_header_comment, Catalog._set_header_comment)
+    def set_comment(self, text: str | None) -> None:
+        self.comment_as_set = text
+        _HEADER_COMMENT.__set__(self, text)
 
-    def _get_mime_headers(self) -> list[tuple[str, str]]:
+    header_comment = property(comment, set_comment)
+
+    def fields(self) -> list[tuple[str, str]]:
+        """The header's fields as errorbook writes them: Babel's, without its version or
+        the clock, a template without a revision, with the fields other tools added, in
+        the order of the file read."""
         headers = []
-        for name, value in super()._get_mime_headers():
+        babel: list[tuple[str, str]] = _MIME_HEADERS.__get__(self)
+        for name, value in babel:
             if name == "Generated-By":
                 continue
             if name == "POT-Creation-Date":
@@ -171,9 +219,9 @@ class StableCatalog(Catalog):
             headers = _arranged(headers, self.read_headers)
         return _ended(headers)
 
-    def _set_mime_headers(self, headers: Iterable[tuple[str, str]]) -> None:
+    def set_fields(self, headers: Iterable[tuple[str, str]]) -> None:
         headers = [(str(k), str(v).strip()) for k, v in headers]
-        super()._set_mime_headers(headers)
+        _MIME_HEADERS.__set__(self, headers)
         self.extra_headers = [(k, v) for k, v in headers if k.lower() not in _BABEL_FIELDS]
         for name, value in headers:
             if name.lower() == "pot-creation-date" and value:
@@ -181,7 +229,7 @@ class StableCatalog(Catalog):
             elif name.lower() == "plural-forms":
                 self.plural_forms_text = value
 
-    mime_headers = property(_get_mime_headers, _set_mime_headers)
+    mime_headers = property(fields, set_fields)
 
 
 def _one_field(value: str) -> str:
@@ -207,12 +255,35 @@ def _same_value(name: str, read: str, wanted: str) -> bool:
         return True
     if name in ("po-revision-date", "pot-creation-date"):
         try:
-            return _parse_datetime_header(read) == _parse_datetime_header(wanted)
+            return _date(read) == _date(wanted)
         except (ValueError, TypeError):
             return False
     if name in ("content-type", "plural-forms"):
         return "".join(read.lower().split()) == "".join(wanted.lower().split())
     return False
+
+
+_DATE = re.compile(r"^(?P<datetime>.*?)(?P<tzoffset>[+-]\d{4})?$")
+
+
+def _date(value: str) -> datetime.datetime:
+    """A PO header's date as Babel's Catalog reads one (``2024-05-01 12:00+0200``); a
+    ValueError for anything else."""
+    match = _DATE.match(value)
+    if match is None:  # a line break inside
+        raise ValueError(value)
+    moment = datetime.datetime.strptime(match.group("datetime"), "%Y-%m-%d %H:%M")
+    offset = match.group("tzoffset")
+    if offset is None:
+        return moment
+    minutes = (int(offset[1:3]) * 60 + int(offset[3:])) * (-1 if offset[0] == "-" else 1)
+    return moment.replace(tzinfo=datetime.timezone(datetime.timedelta(minutes=minutes)))
+
+
+# Reading a date imports the module behind datetime.strptime on first use (Babel's catalog
+# reads every header's dates with it): read one here, so that it is imported once, in the
+# parent, rather than again in each worker it forks.
+_date(UNREVISED_DATE)
 
 
 def _arranged(headers: list[tuple[str, str]], read: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -455,7 +526,7 @@ def merge(
         for message in existing.obsolete.values():
             if message.context and owns(domain, message.context, names):
                 old.setdefault(message.context, _Old(message, True))
-        for message in existing._messages.values():  # the header is not among them
+        for message in messages(existing):
             if not message.id:
                 continue
             context = message.context
@@ -472,11 +543,7 @@ def merge(
     for entry in new_entries:
         previous = old.get(entry.context)
         if previous is not None and entry.msgid and _as_merged(previous, entry, forms):
-            place = (entry.msgid, entry.context)
-            if place in merged._messages:  # two entries of one msgctxt: Babel merges them
-                merged[previous.message.id] = previous.message
-            else:  # as Catalog.__setitem__ puts in a new entry, without its checks
-                merged._messages[place] = previous.message
+            merged[previous.message.id] = previous.message
             continue
         message = to_message(entry)
         source = _ids(message)
@@ -520,15 +587,13 @@ def merge(
     # translation once written is never dropped (the file keeps its history in #~).
     if existing is not None and existing.obsolete:
         active = {
-            (_ids(m), m.context)
-            for m in merged._messages.values()
-            if m.id and not merged.is_foreign(m)
+            (_ids(m), m.context) for m in messages(merged) if m.id and not merged.is_foreign(m)
         }
         for message in existing.obsolete.values():
             if not owns(domain, message.context, names):
                 _keep(merged, existing, message, obsolete=True)
                 continue
-            key = merged._key_for(message.id, message.context)
+            key = entry_key(message.id, message.context)
             if (
                 _translated(message)
                 and (_ids(message), message.context) not in active
@@ -536,11 +601,11 @@ def merge(
             ):
                 merged.obsolete[key] = _gone(message)
     for prior in reshaped:
-        merged.obsolete[merged._key_for(prior.id, prior.context)] = _gone(prior, fuzzy=False)
+        merged.obsolete[entry_key(prior.id, prior.context)] = _gone(prior, fuzzy=False)
     for context, item in old.items():
         if context not in used and _translated(item.message):
             prior = item.message
-            merged.obsolete[merged._key_for(prior.id, context)] = _gone(prior)
+            merged.obsolete[entry_key(prior.id, context)] = _gone(prior)
     return merged
 
 
@@ -645,7 +710,7 @@ def _keep(
     kept.locations = list(prior.locations)
     kept.previous_id = list(prior.previous_id)
     if obsolete:
-        merged.obsolete[merged._key_for(kept.id, kept.context)] = kept
+        merged.obsolete[entry_key(kept.id, kept.context)] = kept
     else:
         merged[kept.id] = kept
     merged.foreign[merged.place(kept, obsolete)] = existing.foreign.get(

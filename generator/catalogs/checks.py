@@ -20,7 +20,7 @@ from ..pipeline.cache import SEAL_SIZE
 from ..registry import placeholders
 from ..registry.model import Registry
 from . import plurals
-from .catalog import StableCatalog
+from .catalog import StableCatalog, messages
 from .entries import code_names, message_contexts
 from .paths import NAMES, catalog_paths
 from .pofile import read
@@ -278,7 +278,7 @@ def review(
     # Every UI message is formatted at runtime, placeholders or not; prose never is.
     brace = counts_by_code if domain == "messages" else {}
     translated = fuzzy = untranslated = rejected = 0
-    for message in catalog._messages.values():  # the entries, without the header
+    for message in messages(catalog):
         if not message.id or catalog.is_foreign(message):
             continue  # another tool's entry is that tool's to check, and not counted
         forms = _forms(message)

@@ -1,13 +1,17 @@
-"""Reading and writing PO files: Babel's reader and writer, made strict and stable.
+"""Reading and writing PO files, through Babel's public reader and errorbook's own writer.
 
 - Reading is strict: a malformed line is a diagnostic with file and line, not a warning
-  printed and skipped. Duplicate entries, active or obsolete, are reported (Babel keeps the
-  last one silently). ``#|`` previous-msgid lines, which Babel reads as translator comments,
-  are turned back into the message's previous id.
-- Writing uses one policy for what errorbook writes: no wrapping, no source references,
-  previous msgids kept, one newline at the end. An entry or header a merge leaves as it was
-  read is written back as the file had it (StableCatalog.raw_entry), so a file saved by
-  msgmerge, polib, Poedit or Weblate keeps its wrapping and header order.
+  printed and skipped. Babel's reader makes the catalog; errorbook's scan of the same lines
+  (:func:`_scan`) finds each entry where Babel's reader does and keeps what Babel's catalog
+  does not: the entry's lines, its comment lines as written, its flags as written.
+  Duplicate entries, active or obsolete, are reported (Babel keeps the last one silently).
+  ``#|`` previous-msgid lines, which Babel reads as translator comments, are turned back
+  into the message's previous id.
+- Writing has one policy: no wrapping, no source references, previous msgids kept, one
+  newline at the end. An entry or header a merge leaves as it was read is copied from the
+  file's lines (StableCatalog.raw_entry), so a file saved by msgmerge, polib, Poedit or
+  Weblate keeps its wrapping and header order; any other entry is written as Babel's writer
+  writes it (a test compares the two), with its comment lines as read.
 - A translator's comment lines (repeated, empty, without a space after ``#``) and the
   header comment are data: they are read and written back byte for byte, and so is every
   entry of another tool that shares the file (see :func:`entries.owns`).
@@ -15,27 +19,17 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import re
-import secrets
 from collections.abc import Iterator
 
-from babel.messages import pofile as babel_pofile
 from babel.messages.catalog import Message
-from babel.messages.pofile import (
-    PoFileError,
-    PoFileParser,
-    denormalize,
-    normalize,
-    write_po,
-)
+from babel.messages.pofile import PoFileError, PoFileParser, denormalize, normalize, unescape
 from babel.util import TextWrapper
 
 from ..diagnostics import Diagnostics, Mark
 from . import plurals
-from .catalog import StableCatalog
+from .catalog import StableCatalog, entry_at, entry_key, messages
 from .entries import owned, owns
 
 _PREVIOUS = re.compile(r'\|\s*(msgctxt|msgid|msgid_plural)?\s*(".*")\s*\Z')
@@ -344,36 +338,169 @@ def _unfinished(state: dict[str, object], found: Diagnostics) -> None:
         )
 
 
-class _Denormalized:
-    """A string of an entry already taken out of its quoted lines: what Babel's parser
-    asks of the lines, once the reader has done it (so that it is not done twice)."""
+class _Entry:
+    """One entry of a PO file as errorbook's scan finds it, where Babel's reader finds it
+    (the same lines end one entry and start the next): what Babel's catalog does not keep."""
 
-    __slots__ = ("text",)
+    __slots__ = ("comments", "context", "first", "flags", "forms", "last", "line", "obsolete")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, first: int, line: int) -> None:
+        self.first = first  # its first line (0-based): the one that ended the entry before
+        self.last = first  # its last line that is not blank
+        self.line = line  # its msgid line (0-based), which Babel's Message has as lineno - 1
+        self.obsolete = False
+        self.flags: tuple[str, ...] = ()  # as written: Babel's Message adds format flags
+        self.comments: list[str] = []  # its translator comment lines, whole, as written
+        self.forms = 0  # 1 + the highest N of its msgstr[N] lines
+        self.context = False  # whether it has a msgctxt
 
-    def denormalize(self) -> str:
-        return self.text
+
+def _scan(rows: list[str]) -> tuple[list[_Entry], list[str]]:
+    """The entries of a file's lines, and the comment lines after the last one, found the way
+    Babel's reader steps through the lines: a comment line or a msgctxt or msgid keyword
+    ends the entry being read, a blank line does nothing. A ``#~|`` line (an obsolete
+    entry's previous msgid) is a comment line, as ``#|`` is. A file with comments and no
+    entry is one entry, the header Babel makes of them."""
+    entries: list[_Entry] = []
+    count = len(rows) - 1 if not rows[-1] else len(rows)  # no line after a final "\n"
+    start = next((number for number in range(count) if rows[number].strip()), 0)
+    entry = _Entry(start, 0)
+    flags: list[str] = []
+    started = False  # whether the entry being read has its msgid (or msgid_plural)
+
+    def finish(number: int | None) -> None:
+        """End the entry being read, which has its msgid, at line ``number``."""
+        nonlocal entry, flags, started
+        last = (len(rows) if number is None else number) - 1
+        while last >= 0 and not rows[last].strip():
+            last -= 1
+        entry.last = last
+        entry.flags = tuple(flags)
+        entries.append(entry)
+        # Babel's reader keeps the msgid line until the next msgid.
+        entry = _Entry(number if number is not None else len(rows), entry.line)
+        flags = []
+        started = False
+
+    noted = False  # whether an extracted comment (#.) came before any entry
+    for number in range(count):
+        line = rows[number].strip()
+        if not line:
+            continue
+        obsolete = line[:2] == "#~"
+        body = line[2:].lstrip() if obsolete else line
+        if (not obsolete and line[0] == "#") or body[:1] == "|":
+            if started:
+                finish(number)
+            prefix = line[:2]
+            if prefix == "#,":
+                flags.extend(flag.strip() for flag in line[2:].lstrip().split(","))
+            elif prefix == "#.":
+                noted = noted or bool(line[2:].strip())
+            elif prefix != "#:":
+                entry.comments.append(rows[number])
+            continue
+        if not body or body[0] == '"':
+            continue
+        keyword = body.partition(" ")[0]
+        if started and keyword in ("msgid", "msgctxt"):
+            finish(number)
+        entry.obsolete = obsolete
+        if keyword == "msgid":
+            entry.line = number
+        if keyword in ("msgid", "msgid_plural"):
+            started = True
+        elif keyword == "msgctxt":
+            entry.context = True
+        elif keyword.startswith("msgstr[") and keyword[7:-1].isdigit():
+            entry.forms = max(entry.forms, int(keyword[7:-1]) + 1)
+    if started:
+        finish(None)
+    if entries or not (entry.comments or flags or noted):
+        return entries, entry.comments
+    # Comments and no entry: Babel's reader makes them the header's.
+    last = count - 1
+    while last >= 0 and not rows[last].strip():
+        last -= 1
+    entry.last, entry.flags = last, tuple(flags)
+    return [entry], []
 
 
-class _Parser(PoFileParser):
-    """Babel's parser, remembering where each entry starts so duplicates can be named, and
-    keeping what Babel would change: translator comments as whole lines (Babel strips them,
-    merges repeats and drops empty ones), and the text of each entry of another tool (see
-    :func:`entries.owns`) in a catalog of ``domain``, to be written back as it was."""
+def _strings(rows: list[str], entry: _Entry) -> dict[str, str]:
+    """An entry's msgctxt, msgid and first msgstr, read from its lines as Babel reads them
+    (for the few entries Babel's catalog does not show: a header, a duplicate)."""
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for row in rows[entry.first : entry.last + 1]:
+        line = row.strip()
+        if line[:2] == "#~":
+            line = line[2:].lstrip()
+        if not line or line[0] == "#":
+            continue
+        if line[0] == '"':
+            if current is not None:
+                current.append(line)
+            continue
+        keyword, _, text = line.partition(" ")
+        keyword = "msgstr" if keyword == "msgstr[0]" else keyword
+        current = None if keyword in found else found.setdefault(keyword, [text.strip()])
+    return {
+        keyword: "".join(map(unescape, pieces)) if pieces != ['""'] else ""
+        for keyword, pieces in found.items()
+    }
+
+
+def _plural_count(rows: list[str], entry: _Entry, header: str) -> None:
+    """Stop at a header whose nplurals is no count of forms (see :class:`_PluralCount`),
+    however its lines are split: the header as Babel reads it, not the file's first lines."""
+    for field in header.split("\n"):
+        name, _, value = field.partition(":")
+        if name.strip().lower() != "plural-forms":
+            continue
+        found = _NPLURALS.search(value)
+        if found is None:
+            continue
+        digits = found.group(1)
+        forms = plurals.count(digits) if digits.isascii() and digits.isdigit() else None
+        if forms is None or not 1 <= forms <= 6:
+            line = next(
+                (n + 1 for n in range(entry.first, entry.last + 1) if "nplurals" in rows[n]),
+                entry.first + 1,
+            )
+            raise _PluralCount(digits, line)
+
+
+def _extra_form(rows: list[str], entry: _Entry | None, forms: int) -> int | None:
+    """The line (1-based) of the first msgstr[N] of ``entry`` whose N the header does not
+    allow, where a translator removes it; None if there is none."""
+    if entry is None:
+        return None
+    for number in range(entry.first, entry.last + 1):
+        found = _FORM_LINE.match(rows[number].strip())
+        if found is not None and int(found.group(1)) >= forms:
+            return number + 1
+    return None
+
+
+class _Reading:
+    """What errorbook adds to the catalog Babel's reader made of a file, entry by entry in
+    the file's order: where each entry is (see StableCatalog.raw_entry), its comment lines
+    or the header comment as they were, another tool's entry as its text, and each
+    duplicate and each plural entry of another tool that errorbook's rule would break
+    reported."""
 
     def __init__(
         self,
         catalog: StableCatalog,
+        rows: list[str],
         path: str,
         found: Diagnostics,
-        domain: str | None = None,
-        locale: str | None = None,
-        names: frozenset[str] = frozenset(),
+        domain: str | None,
+        locale: str | None,
+        names: frozenset[str],
     ) -> None:
-        super().__init__(catalog, ignore_obsolete=False, abort_invalid=True)
-        self.stable = catalog
+        self.catalog = catalog
+        self.rows = rows
         self.path = path
         self.found = found
         self.domain = domain
@@ -383,148 +510,53 @@ class _Parser(PoFileParser):
         rule = plurals.lookup(locale) if locale else None
         self.forms = rule.count if rule is not None else None  # errorbook's, for the locale
         # The first line of each msgid and msgctxt in the state (active, obsolete) its first
-        # entry was not in (see _again): nearly always none.
+        # entry was not in (see again): nearly always none.
         self.seen: dict[tuple[bool, str, str | None], int] = {}
         self.obsolete_first: set[tuple[str, str | None]] = set()  # first seen obsolete
         self.lines: dict[tuple[str, str | None], int] = {}
-        self.rows: list[str] = []
-        self.row: int | None = None  # the line being read (0-based); None after the last
-        self.start: int | None = None  # the first line of the entry being read
 
-    def feed(self, text: str) -> Iterator[str]:
-        """The lines of ``text`` for :meth:`parse`, noting which one it is reading.
-
-        A line is given without its newline (Babel strips every line it reads), and nothing
-        else is done per line: where an entry's text begins and ends is found when the
-        entry is added (:meth:`_add_message`), from the rows. The rows are kept rather than an
-        io.StringIO of the text, which holds it as four bytes a character: for a large
-        catalog that was the largest thing a worker ever held."""
-        self.rows = rows = text.split("\n")
-        count = len(rows) - 1 if not rows[-1] else len(rows)  # no line after a final "\n"
-        self.start = next((number for number in range(count) if rows[number].strip()), None)
-        for number in range(count):
-            self.row = number
-            yield rows[number]
-        self.row = None
-
-    def _process_comment(self, line: str) -> None:
-        if line[:2] in ("#:", "#,", "#."):
-            super()._process_comment(line)
-            return
-        self._finish_current_message()
-        self.user_comments.append(self.rows[self.row] if self.row is not None else line)
-
-    def _process_message_line(self, lineno: int, line: str, obsolete: bool = False) -> None:
-        """An obsolete entry's previous msgid (``#~| msgid``, as msgmerge writes it for an
-        obsolete fuzzy entry) is a comment line like ``#|``, not a keyword Babel knows."""
-        if obsolete and line.startswith("|"):
-            self._process_comment("#~" + line)
-            return
-        super()._process_message_line(lineno, line, obsolete)
-
-    def _add_message(self) -> None:
-        """Babel's, with what errorbook keeps of the entry just read: where it is (see
-        StableCatalog.raw_entry), its comment lines or the header comment as they were,
-        another tool's entry as its text, and a duplicate reported.
-
-        It runs once for every entry of every catalog read, so the common case (an entry of
-        errorbook's, read once, without comments) is done here, without a call of its own."""
-        messages = self.messages
-        msgid = ""
-        context = None
-        if messages:
-            msgid = messages[0].denormalize()
-            messages[0] = _Denormalized(msgid)  # Babel's call below reads it as it is
-        if self.context:
-            context = self.context.denormalize()
-            self.context = _Denormalized(context)
-        obsolete = bool(self.obsolete)
-        comments = self.user_comments  # Babel's Message copies it; the next entry gets a new one
-        flags = tuple(map(str.strip, self.flags)) if self.flags else ()  # Babel adds its own
-        line = self.offset + 1
-        header = not msgid and context is None and not obsolete
-        if header and self.translations:
-            self._plural_count(self.translations[0][1].denormalize())
+    def add(self, entry: _Entry, message: Message | None) -> None:
+        """Note ``entry``, which Babel read as ``message`` (None: Babel merged it into an
+        entry read before, or it is a header)."""
+        catalog = self.catalog
+        if message is None:
+            strings = _strings(self.rows, entry)
+            msgid = strings.get("msgid", "")
+            context = strings.get("msgctxt")
+        else:
+            msgid = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+            context = message.context
+        obsolete = entry.obsolete
+        line = entry.line + 1
         where = (msgid, context)
         again = where in self.lines  # an entry of the same msgctxt and msgid came before
         if again:
-            self._again(where, obsolete, line)
+            self.again(where, obsolete, line)
         else:
             self.lines[where] = line
             if obsolete:
                 self.obsolete_first.add(where)
-        foreign = (
-            bool(msgid)
+        key = entry_key(msgid, context)
+        catalog.spans[(obsolete, key)] = (entry.first, entry.last, entry.flags)
+        if not msgid and context is None and not obsolete:  # the header
+            if entry.comments:
+                catalog.header_comment = "\n".join(entry.comments)
+            return
+        if entry.comments or again:  # Babel's own list is an empty one, or a merge of two
+            added = message if message is not None else entry_at(catalog, (obsolete, key))
+            if added is not None:
+                added.user_comments = entry.comments
+        if (
+            msgid
             and self.domain is not None
             and context not in self.owned
             and not owns(self.domain, context, self.names)
-        )
-        forms = 0  # a plural entry's forms, for another tool's entry
-        if foreign and len(messages) > 1:
-            forms = 1 + max((index for index, _ in self.translations), default=0)
-        super()._add_message()
-        # The entry's lines: from the line that ended the entry before through the last line
-        # before the one that ended this one that is not blank.
-        rows = self.rows
-        first = self.start if self.start is not None else 0
-        last = (len(rows) if self.row is None else self.row) - 1
-        while last >= 0 and not rows[last].strip():
-            last -= 1
-        self.start = self.row  # the line that ended this entry begins the next one
-        catalog = self.stable
-        key: str | tuple[str, str] = msgid if context is None else (msgid, context)
-        catalog.spans[(obsolete, key)] = (first, last, flags)
-        if header:
-            if comments:
-                catalog.header_comment = "\n".join(comments)
-            return
-        if comments or again:  # Babel's own list is an empty one, or a merge of the two
-            added = catalog.obsolete.get(key) if obsolete else catalog._messages.get(key)
-            if added is not None:
-                added.user_comments = comments
-        if foreign:
-            catalog.foreign[(obsolete, key)] = "\n".join(rows[first : last + 1])
-            self._fits(msgid, forms, line)
+        ):
+            rows = self.rows[entry.first : entry.last + 1]
+            catalog.foreign[(obsolete, key)] = "\n".join(rows)
+            self.fits(msgid, entry.forms, line)
 
-    def _plural_count(self, header: str) -> None:
-        """Stop at a header whose nplurals is no count of forms (see :class:`_PluralCount`),
-        wherever it is in the file and however its lines are split: the header as Babel
-        reads it, not the file's first lines."""
-        for field in header.split("\n"):
-            name, _, value = field.partition(":")
-            if name.strip().lower() != "plural-forms":
-                continue
-            found = _NPLURALS.search(value)
-            if found is None:
-                continue
-            digits = found.group(1)
-            forms = plurals.count(digits) if digits.isascii() and digits.isdigit() else None
-            if forms is None or not 1 <= forms <= 6:
-                raise _PluralCount(digits, self._line_of("nplurals"))
-
-    def extra_form(self) -> int | None:
-        """The line (1-based) of the first msgstr[N] of the entry being read whose N the
-        header does not allow, where a translator removes it; None if there is none."""
-        for number, row in self._entry_rows():
-            found = _FORM_LINE.match(row)
-            if found is not None and int(found.group(1)) >= self.catalog.num_plurals:
-                return number
-        return None
-
-    def _line_of(self, word: str) -> int:
-        """The line of the entry being read that holds ``word`` (1-based), else its first."""
-        found = next((number for number, row in self._entry_rows() if word in row), None)
-        return found if found is not None else (self.start or 0) + 1
-
-    def _entry_rows(self) -> Iterator[tuple[int, str]]:
-        """The lines of the entry being read, from its first through the one that ended it,
-        each with its number (1-based)."""
-        first = self.start if self.start is not None else 0
-        last = len(self.rows) if self.row is None else self.row + 1
-        for number in range(first, min(last, len(self.rows))):
-            yield number + 1, self.rows[number]
-
-    def _fits(self, msgid: str, forms: int, line: int) -> None:
+    def fits(self, msgid: str, forms: int, line: int) -> None:
         """Report another tool's plural entry with more forms than errorbook's rule for the
         language: errorbook writes its own Plural-Forms into the file it keeps, and the entry,
         written back as it is, would then make the file unreadable."""
@@ -538,7 +570,7 @@ class _Parser(PoFileParser):
                 f"keep {self.forms} forms, or move the entry to a catalog errorbook does not keep",
             )
 
-    def _again(self, where: tuple[str, str | None], obsolete: bool, line: int) -> None:
+    def again(self, where: tuple[str, str | None], obsolete: bool, line: int) -> None:
         """Report an entry of a msgctxt and msgid read before, active or obsolete, as a
         duplicate (the header's repeats are Babel's to merge, and not reported)."""
         msgid, context = where
@@ -559,6 +591,28 @@ class _Parser(PoFileParser):
                 f"a duplicate (first at line {first})",
                 "remove one of the two entries",
             )
+
+
+def _header_text(rows: list[str], entry: _Entry) -> str | None:
+    """The text of ``entry``'s msgstr when it is a header entry (msgid "", no msgctxt)."""
+    if entry.obsolete or entry.context or rows[entry.line].strip().partition(" ")[2] != '""':
+        return None
+    strings = _strings(rows, entry)
+    return strings.get("msgstr", "") if strings.get("msgid") == "" else None
+
+
+def _parse(catalog: StableCatalog, rows: list[str]) -> None:
+    """Read ``rows`` into ``catalog`` with Babel's reader (what read_po does, into a catalog
+    of errorbook's). A ``#~|`` line (an obsolete entry's previous msgid), which it would
+    take for a keyword it does not know, is given as an empty comment line, which ends an
+    entry as it does; errorbook's scan keeps the line itself."""
+    lines = rows
+    if any("#~" in row for row in rows):
+        lines = [
+            "#" if row.lstrip()[:2] == "#~" and row.lstrip()[2:].lstrip()[:1] == "|" else row
+            for row in rows
+        ]
+    PoFileParser(catalog, ignore_obsolete=False, abort_invalid=True).parse(lines)
 
 
 def _previous(message: Message) -> None:
@@ -694,11 +748,24 @@ def _read(
         )
     if found.has_errors:
         return catalog, {}, found
-    parser = _Parser(catalog, path, found, domain, locale, names)
+    rows = text.split("\n")
+    entries, trailing = _scan(rows)
+    reading = _Reading(catalog, rows, path, found, domain, locale, names)
+    read = entries  # the entries Babel's reader reads before it stops, if it does
     try:
-        parser.parse(parser.feed(text))
-        catalog.trailing = list(parser.user_comments)  # comment lines after the last entry
-        catalog.rows = parser.rows
+        for index, entry in enumerate(entries):
+            header = _header_text(rows, entry)
+            if header is None:
+                continue
+            try:
+                _plural_count(rows, entry, header)
+            except _PluralCount:
+                read = entries[:index]  # Babel's reader stops at this header, or before it
+                _parse(catalog, rows[: entry.first])
+                raise
+        _parse(catalog, rows)
+        catalog.trailing = trailing
+        catalog.rows = rows
     except _PluralCount as exc:
         value = exc.value
         shown = value if len(value) <= 12 else f"{value[:6]}... ({len(value)} characters)"
@@ -709,11 +776,13 @@ def _read(
             "use errorbook's Plural-Forms for this language (1 to 6 forms)",
         )
     except PoFileError as exc:
+        read = [entry for entry in read if entry.line < exc.lineno]
+        at = next((entry for entry in entries if entry.line == exc.lineno), None)
         problem = re.sub(r" on \d+$", "", str(exc))  # Babel appends its own 0-based line
         if "num_plurals" in problem:
             found.error(
                 "E-PLURAL-TOO-MANY-FORMS",
-                Mark(path, parser.extra_form() or exc.lineno + 1, 1),
+                Mark(path, _extra_form(rows, at, catalog.num_plurals) or exc.lineno + 1, 1),
                 "this entry has more plural forms than the Plural-Forms header allows",
                 "check nplurals in the header, or remove the extra msgstr[N] lines",
             )
@@ -725,17 +794,26 @@ def _read(
                 "fix this line; msgfmt --check shows the same problem",
             )
     except (ValueError, IndexError, TypeError) as exc:
+        # Babel's catalog refuses a field of the header it was adding (a date, a language).
         found.error(
             "E-PO-MALFORMED",
-            Mark(path, parser.offset + 1, 1),
+            Mark(path, catalog.header_line or 1, 1),
             f"malformed PO file: {exc}",
             "fix the entry at this line",
         )
-    for message in catalog._messages.values():
+        read = [entry for entry in read if entry.line + 1 < (catalog.header_line or 1)]
+    by_line: dict[int | None, Message] = {}
+    for message in messages(catalog):
+        by_line[message.lineno] = message
+    for message in catalog.obsolete.values():
+        by_line[message.lineno] = message
+    for entry in read:
+        reading.add(entry, by_line.get(entry.line + 1))
+    for message in messages(catalog):
         _previous(message)
     for message in catalog.obsolete.values():
         _previous(message)
-    return catalog, parser.lines, found
+    return catalog, reading.lines, found
 
 
 def entry_lines(catalog: StableCatalog, text: str) -> dict[tuple[str, str | None], int]:
@@ -773,7 +851,7 @@ NO_WRAP = 10**9
 class _OneLineWrapper(TextWrapper):
     """Babel's comment wrapper, without the work when the answer is the text itself.
 
-    ``write_po`` passes every comment through ``TextWrapper.wrap``, even at errorbook's
+    Babel's writer passes every comment through ``TextWrapper.wrap``, even at errorbook's
     width of a billion columns; for a comment that fits, holds no whitespace TextWrapper
     would replace and has none at either end, the answer is always ``[text]``, and
     computing it was a fifth of the time of writing a catalog. Everything else takes
@@ -791,6 +869,13 @@ class _OneLineWrapper(TextWrapper):
 
 
 _REPLACED_WHITESPACE = re.compile(r"[\t\n\x0b\x0c\r]")
+#: Comments as Babel's writer wraps them at errorbook's width.
+_WRAPPER = _OneLineWrapper(width=NO_WRAP, break_long_words=False)
+
+
+def _comment(text: str, prefix: str = "") -> list[str]:
+    """A comment as Babel's writer writes it: ``#``, its kind (``.``, ``|``), a space."""
+    return [f"#{prefix} {line.strip()}" for line in _WRAPPER.wrap(text)]
 
 
 def _obsolete_marks(message: Message) -> list[str]:
@@ -803,193 +888,129 @@ def _obsolete_marks(message: Message) -> list[str]:
     return lines
 
 
-def write(catalog: StableCatalog, *, babel: bool = False) -> bytes:
-    """The PO (or POT) text of a catalog under errorbook's one wrapping policy.
+def _text(message: Message, forms: int, prefix: str = "") -> list[str]:
+    """An entry's msgctxt, msgid and msgstr lines as Babel's writer writes them, unwrapped."""
 
-    What was read as it is (comment lines, another tool's entries, see :class:`_Held`) is
-    written as it was: Babel's writer would strip, rewrap or drop it. Where that is every
-    entry and the header (a merge that changed nothing), the texts are joined without
-    Babel's writer; ``babel=True`` calls it all the same (the tests compare the two)."""
-    held = _Held()
-    buffer = io.BytesIO()
-    setattr(babel_pofile, "TextWrapper", _OneLineWrapper)  # noqa: B010 (not exported)
-    try:
-        with held.standing_in(catalog):
-            # Where every entry and the header are written as read, Babel's writer would
-            # write only stand-ins, each on lines of its own between blank lines, and
-            # put_back would replace each with its text: the texts are joined instead.
-            joined = held.whole and not babel
-            if not joined:
-                write_po(
-                    buffer,
-                    catalog,
-                    width=NO_WRAP,
-                    no_location=True,
-                    include_previous=True,
-                    include_lineno=False,
-                )
-    finally:
-        setattr(babel_pofile, "TextWrapper", TextWrapper)  # noqa: B010
-    text = held.joined() if joined else held.put_back(buffer.getvalue().rstrip(b"\n") + b"\n")
-    if catalog.trailing:
-        text += b"\n" + "\n".join(catalog.trailing).encode("utf-8") + b"\n"
-    return text
+    def quoted(text: str) -> str:
+        return normalize(text, prefix=prefix, width=NO_WRAP)
+
+    lines = [f"{prefix}msgctxt {quoted(message.context)}"] if message.context else []
+    if isinstance(message.id, (list, tuple)):
+        lines.append(f"{prefix}msgid {quoted(message.id[0])}")
+        lines.append(f"{prefix}msgid_plural {quoted(message.id[1])}")
+        for index in range(forms):
+            try:
+                string = message.string[index]  # type: ignore[index]
+            except IndexError:
+                string = ""
+            lines.append(f"{prefix}msgstr[{index:d}] {quoted(string)}")
+    else:
+        lines.append(f"{prefix}msgid {quoted(message.id)}")
+        lines.append(f"{prefix}msgstr {quoted(message.string or '')}")  # type: ignore[arg-type]
+    return lines
 
 
-#: What Babel wrote for a held line (``\x00`` at the end) or for the first line of a held
-#: entry (``\x01``: the entry's other lines follow, up to the blank line that ends it). The
-#: search starts at a NUL, which is rare in a PO file, so it skips the rest quickly.
-_STAND_IN = re.compile(rb"\x00([0-9a-f]{32}):([0-9]+)([\x00\x01])\n")
+def _comments(message: Message) -> list[str]:
+    """An entry's translator comments: a whole comment line (as read) as it is, any other
+    comment as Babel's writer writes one."""
+    lines: list[str] = []
+    for comment in message.user_comments:
+        if comment.startswith("#") and message.id:
+            lines.append(comment)
+        else:
+            lines += _comment(comment)
+    return lines
 
 
-class _StandIn:
-    """What Babel's writer gets in place of an entry written back whole, as it was read: the
-    stand-in comment line, then the shortest entry Babel writes, which ``put_back`` drops
-    with the rest of the entry. Formatting the entry's own strings there would be work
-    thrown away, and most of the time of writing a catalog a merge barely changed."""
-
-    __slots__ = ("user_comments",)
-    id = "_"
-    string = ""
-    context = None
-    flags: frozenset[str] = frozenset()
-    auto_comments: tuple[str, ...] = ()
-    locations: tuple[tuple[str, int], ...] = ()
-    previous_id: tuple[str, ...] = ()
-
-    def __init__(self, line: str) -> None:
-        self.user_comments = [line]
+def _active(message: Message, forms: int) -> str:
+    """An entry errorbook writes itself, as Babel's writer would under errorbook's policy
+    (no locations, previous msgids kept), with comment lines as read kept as they are."""
+    lines = _comments(message)
+    for comment in message.auto_comments:
+        lines += _comment(comment, ".")
+    if message.flags:
+        lines.append("#" + ", ".join(["", *sorted(message.flags)]))
+    if message.previous_id:
+        lines += _comment(f"msgid {normalize(message.previous_id[0], width=NO_WRAP)}", "|")
+        if len(message.previous_id) > 1:
+            plural = normalize(message.previous_id[1], width=NO_WRAP)
+            lines += _comment(f"msgid_plural {plural}", "|")
+    return "\n".join(lines + _text(message, forms))
 
 
-class _Held:
-    """Text written exactly as it was read, past Babel's writer.
+def _obsolete(message: Message, forms: int) -> str:
+    """An obsolete entry: its comments, flags and previous msgid, and its ``#~`` lines."""
+    marks = _obsolete_marks(message) if message.id else []
+    return "\n".join(_comments(message) + marks + _text(message, forms, "#~ "))
 
-    Each held text is replaced, for the time of writing, by a comment Babel writes as it is:
-    a NUL, a random key of this write, its number, and a NUL (a line) or a SOH (a whole
-    entry). Nothing a file holds can pass for one, as nobody can know the key."""
 
-    def __init__(self) -> None:
-        #: Each held text, or the first and last of the lines of ``rows`` that make it: an
-        #: entry of the file read is joined from its lines only where it is written.
-        self.texts: list[bytes | tuple[int, int]] = []
-        self.rows: list[str] = []
-        self.key = secrets.token_hex(16)
-        #: Set by standing_in: the header and every entry stand in whole, in the order
-        #: Babel's writer writes them (the header, the entries, the obsolete entries).
-        self.whole = False
-        #: The last line of ``rows`` up to which the held texts are the file's lines as
-        #: they are, one blank line apart (None: they are not).
-        self.through: int | None = None
+def _header(catalog: StableCatalog) -> str:
+    """The header entry: the header comment's lines as they are, and the fields."""
+    fields = "\n".join(f"{name}: {value}" for name, value in catalog.mime_headers)
+    lines = catalog.header_comment.split("\n")
+    if catalog.fuzzy:
+        lines.append("#, fuzzy")
+    return "\n".join([*lines, 'msgid ""', f"msgstr {normalize(fields, width=NO_WRAP)}"])
 
-    def hold(self, text: str, whole: bool = False) -> str:
-        self.texts.append(text.encode("utf-8"))
-        return self._stand_in_for(whole)
 
-    def _stand_in_for(self, whole: bool, number: int | None = None) -> str:
-        number = len(self.texts) - 1 if number is None else number
-        return f"\x00{self.key}:{number}" + ("\x01" if whole else "\x00")
+def write(catalog: StableCatalog) -> bytes:
+    """The PO (or POT) text of a catalog under errorbook's one writing policy.
 
-    def text(self, number: int) -> bytes:
-        held = self.texts[number]
-        if isinstance(held, bytes):
-            return held
-        first, last = held
-        return "\n".join(self.rows[first : last + 1]).encode("utf-8")
-
-    def joined(self) -> bytes:
-        """Every held text, one blank line apart, as the whole file (see ``whole``): the
-        file's own lines in one piece where they are the same."""
-        if self.through is not None:
-            return "\n".join(self.rows[: self.through + 1]).encode("utf-8") + b"\n"
-        return b"\n\n".join(self.text(i) for i in range(len(self.texts))) + b"\n"
-
-    @contextlib.contextmanager
-    def standing_in(self, catalog: StableCatalog) -> Iterator[None]:
-        """Stand-ins in ``catalog`` while the block runs; the catalog is put back after."""
-        header = catalog._header_comment
-        origin = catalog.origin
-        swapped: list[tuple[dict[object, Message], object, Message]] = []
-        held: list[tuple[dict[object, Message], object, Message, int]] = []
-        commented: list[tuple[Message, list[str]]] = []
-        written = 0  # the entries Babel would write, held whole or not
-        try:
-            kept = origin.raw_header(catalog) if origin is not None else None
-            # Whether the texts held so far are the file's lines from its first, one blank
-            # line apart: the line after the last of them (None once they are not).
-            follows: int | None = None
-            if origin is not None and kept is not None:  # the header as the file had it
-                catalog.header_comment = "#" + self.hold(kept, whole=True)
-                follows = kept.count("\n") + 1
-                self.rows = origin.rows
+    What a merge leaves as it was read (the header, an entry, another tool's entry) is
+    written as the file had it, its lines copied; the rest is written the way Babel's
+    writer writes it, comment lines as read kept as they are. Entries are one blank line
+    apart, and runs of entries that were so in the file are copied in one piece."""
+    origin = catalog.origin
+    rows = origin.rows if origin is not None else []
+    forms = catalog.num_plurals
+    pieces: list[str | tuple[int, int]] = []
+    kept = origin.raw_header(catalog) if origin is not None else None
+    if origin is not None and kept is not None:
+        pieces.append((0, kept.count("\n")))
+    else:
+        pieces.append(_header(catalog))
+    for obsolete, table in ((False, _keyed(catalog)), (True, catalog.obsolete.items())):
+        for key, message in table:
+            raw = catalog.foreign.get((obsolete, key)) if catalog.foreign else None
+            span = None
+            if raw is None and origin is not None:
+                span = origin.raw_lines(message, obsolete, key)
+            if not message.id:  # an obsolete header: never copied as read
+                pieces.append(_obsolete(message, forms))
+            elif raw is not None:
+                pieces.append(raw)
+            elif span is not None:
+                pieces.append(span)
             else:
-                lines = catalog.header_comment.split("\n")
-                catalog.header_comment = "\n".join("#" + self.hold(line) for line in lines)
-            for obsolete, messages in ((False, catalog._messages), (True, catalog.obsolete)):
-                table: dict[object, Message] = messages  # type: ignore[assignment]
-                for key, message in table.items():
-                    written += 1
-                    if not message.id:
-                        continue
-                    raw = catalog.foreign.get((obsolete, key)) if catalog.foreign else None
-                    span = None
-                    if raw is None and origin is not None and self.rows is origin.rows:
-                        span = origin.raw_lines(message, obsolete, key)
-                    elif raw is None and origin is not None:
-                        raw = origin.raw_entry(message, obsolete, key)
-                    if raw is not None or span is not None:
-                        # Its stand-in goes in below, where Babel's writer is to run.
-                        held.append((table, key, message, len(self.texts)))
-                        if span is None:
-                            follows = None
-                            self.texts.append(str(raw).encode("utf-8"))
-                        else:
-                            if follows is not None and (
-                                span[0] != follows + 1 or self.rows[follows] != ""
-                            ):
-                                follows = None
-                            if follows is not None:
-                                follows = span[1] + 1
-                            self.texts.append(span)
-                        continue
-                    follows = None
-                    marks = _obsolete_marks(message) if obsolete else []
-                    if message.user_comments or marks:
-                        commented.append((message, message.user_comments))
-                        message.user_comments = self._stand_ins(message.user_comments)
-                        message.user_comments += [self.hold(line) for line in marks]
-            self.whole = kept is not None and len(held) == written
-            self.through = follows - 1 if self.whole and follows is not None else None
-            if not self.whole:
-                for table, key, message, number in held:
-                    swapped.append((table, key, message))
-                    table[key] = _StandIn(self._stand_in_for(True, number))  # type: ignore[assignment]
-            yield
-        finally:
-            catalog.header_comment = header
-            for table, key, message in swapped:
-                table[key] = message
-            for message, comments in commented:
-                message.user_comments = comments
+                pieces.append(_obsolete(message, forms) if obsolete else _active(message, forms))
+    text = "\n\n".join(_joined(pieces, rows)) + "\n"
+    if catalog.trailing:
+        text += "\n" + "\n".join(catalog.trailing) + "\n"
+    return text.encode("utf-8", "backslashreplace")
 
-    def _stand_ins(self, comments: list[str]) -> list[str]:
-        """One stand-in per comment line read as it is (a comment that is no whole line, from
-        a catalog not read by :func:`read`, is Babel's to write)."""
-        return [self.hold(line) if line.startswith("#") else line for line in comments]
 
-    def put_back(self, data: bytes) -> bytes:
-        """``data`` with each stand-in's line (or entry) replaced by the text it holds."""
-        parts: list[bytes] = []
-        done = 0
-        key = self.key.encode("ascii")
-        for found in _STAND_IN.finditer(data):
-            if found.group(1) != key:
+def _keyed(catalog: StableCatalog) -> Iterator[tuple[object, Message]]:
+    for message in messages(catalog):
+        yield entry_key(message.id, message.context), message
+
+
+def _joined(pieces: list[str | tuple[int, int]], rows: list[str]) -> Iterator[str]:
+    """Each piece's text: a span of the file's lines, joined with the spans that follow it
+    in the file one blank line apart (for a merge that changed nothing, the whole file)."""
+    run: list[int] | None = None
+    for piece in pieces:
+        if isinstance(piece, tuple):
+            first, last = piece
+            if run is not None and first == run[1] + 2 and rows[run[1] + 1] == "":
+                run[1] = last
                 continue
-            start = data.rfind(b"\n", 0, found.start()) + 1  # the stand-in's line
-            end = found.end()
-            if found.group(3) == b"\x01":  # the entry goes on to the next blank line
-                blank = data.find(b"\n\n", end - 1)
-                end = len(data) if blank < 0 else blank + 1
-            parts += [data[done:start], self.text(int(found.group(2))), b"\n"]
-            done = end
-        parts.append(data[done:])
-        return b"".join(parts)
+            if run is not None:
+                yield "\n".join(rows[run[0] : run[1] + 1])
+            run = [first, last]
+            continue
+        if run is not None:
+            yield "\n".join(rows[run[0] : run[1] + 1])
+            run = None
+        yield piece
+    if run is not None:
+        yield "\n".join(rows[run[0] : run[1] + 1])

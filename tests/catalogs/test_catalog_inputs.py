@@ -9,20 +9,22 @@ errorbook does own stay as they were.
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 import subprocess
 import sys
+from itertools import groupby
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from babel.messages.pofile import PoFileError
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from generator.catalogs import catalog, entries, pofile
 from generator.catalogs.catalog import StableCatalog
-from generator.diagnostics import Diagnostics, InvalidInput
+from generator.catalogs.catalog import messages as catalog_messages
+from generator.diagnostics import InvalidInput
 from generator.registry.validate import load_registry_text
 
 from ..conftest import (
@@ -522,16 +524,37 @@ def test_errorbooks_header_comments_carry_its_mark() -> None:
         assert any(mark in text for mark in catalog.MARKS), text
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(["a", "é", "…", " ", "\n", "\r", "\x0b", "\u2028"])))
-def test_the_reader_sees_the_lines_a_stringio_would(text: str) -> None:
-    """The PO reader splits a file into lines itself rather than through io.StringIO, which
-    holds four bytes a character; Babel's parser, which strips every line it reads, must
-    get the same lines under the same numbers (a line given without its newline)."""
-    reader = pofile._Parser(StableCatalog(), "x.po", Diagnostics())
-    fed = list(reader.feed(text))
-    assert [line.strip() for line in fed] == [line.strip() for line in io.StringIO(text)]
-    assert [line + "\n" for line in fed] == [line.rstrip("\n") + "\n" for line in io.StringIO(text)]
+_LINES = [
+    "", "  ", "# note", "#", "#. extracted", "#: a.py:1", "#, fuzzy", "#| msgid \"old\"",
+    "#~| msgid \"old\"", '#~ msgid "gone"', '#~ msgstr "weg"', 'msgctxt "K"', 'msgid "M"',
+    'msgid_plural "Ms"', 'msgstr "S"', 'msgstr[0] "S0"', 'msgstr[1] "S1"', '"more"',
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LINES), max_size=14), st.booleans())
+def test_the_scan_finds_the_entries_babels_reader_reads(lines: list[str], ended: bool) -> None:
+    """errorbook's scan of a file's lines (what Babel's catalog does not keep: each entry's
+    lines, its comment lines as written) must find each entry where Babel's reader reads
+    it, whatever the lines: the two are matched by the msgid line of each entry."""
+    assume(lines.count('msgid "M"') <= 1 and lines.count('#~ msgid "gone"') <= 1)  # duplicates
+    text = ("\n".join(lines) + "\n") if ended else "\n".join(lines)
+    if pofile.lint_lines(text, "x.po").has_errors:
+        return  # never read: the lint reports it
+    rows = text.split("\n")
+    catalog = StableCatalog(locale="de", fuzzy=False)
+    try:
+        pofile._parse(catalog, rows)
+    except (PoFileError, ValueError, AssertionError):
+        return  # a file Babel refuses: the line lint or Babel's own error reports it
+    scanned = {entry.line + 1: entry for entry in pofile._scan(rows)[0]}
+    for message in [*catalog_messages(catalog), *catalog.obsolete.values()]:
+        assert message.lineno is not None
+        entry = scanned[message.lineno]  # the scan found an entry at its msgid line
+        assert rows[entry.first].strip() and rows[entry.last].strip()
+        said = ["" if row.startswith("#~|") else row.strip()[1:].strip() for row in entry.comments]
+        assert message.user_comments == [comment for comment, _ in groupby(said)]
+        assert set(entry.flags) - {"python-format", "python-brace-format"} <= message.flags
 
 
 @settings(max_examples=200, deadline=None)

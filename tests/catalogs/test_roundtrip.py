@@ -7,13 +7,23 @@ wrapped the way long ones are in a real catalog."""
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from babel.messages.catalog import Message
+from babel.messages.pofile import write_po
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.catalogs import pofile
+from generator.catalogs.catalog import StableCatalog, entry_key
+from generator.catalogs.catalog import messages as catalog_messages
 
 from ..conftest import MSGFMT, Run, cache_of, po
 
@@ -183,10 +193,6 @@ def test_an_obsolete_fuzzy_entry_as_msgmerge_writes_it_is_read(run: Run, transla
     assert path.read_text("utf-8") == text
 
 
-def _not_called(*args: object, **kwargs: object) -> None:
-    raise AssertionError("Babel's writer was called")
-
-
 def _repository_po_files() -> list[Path]:
     root = Path(__file__).resolve().parents[2]
     patterns = ("locales/*/LC_MESSAGES/*.po", "examples/*/locales/*/LC_MESSAGES/*.po")
@@ -194,49 +200,106 @@ def _repository_po_files() -> list[Path]:
     return found + sorted(root.glob("templates/site/i18n/*.po"))
 
 
+def _babels(catalog: StableCatalog) -> bytes:
+    """What Babel's own writer writes of ``catalog`` under errorbook's policy."""
+    buffer = io.BytesIO()
+    write_po(
+        buffer,
+        catalog,
+        width=pofile.NO_WRAP,
+        no_location=True,
+        include_previous=True,
+        include_lineno=False,
+    )
+    return buffer.getvalue().rstrip(b"\n") + b"\n"
+
+
+def _as_babel_writes_it(catalog: StableCatalog) -> None:
+    """``catalog`` with nothing errorbook writes otherwise than Babel: no entry or header
+    to copy as read, comments that are no whole lines, no obsolete entry's flags."""
+    catalog.origin, catalog.foreign, catalog.trailing = None, {}, []
+    for message in [*catalog_messages(catalog), *catalog.obsolete.values()]:
+        message.user_comments = [line.lstrip("#").strip() for line in message.user_comments]
+    for message in catalog.obsolete.values():
+        message.flags, message.previous_id = set(), []
+
+
 @pytest.mark.parametrize(
     "path", _repository_po_files(), ids=lambda p: "/".join(p.parts[-4:])
 )  # fmt: skip
-def test_a_catalog_written_as_read_needs_no_babel_writer(
-    path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where every entry and the header are written as read, joining their texts gives the
-    bytes Babel's writer and the stand-ins give; once an entry changes, Babel writes."""
-    from generator.catalogs import pofile
-
+def test_a_catalog_is_written_as_read_or_as_babel_writes_it(path: Path) -> None:
+    """A catalog a merge left as it was read is written back byte for byte; an entry that
+    changed is written the way Babel's writer writes it, and so is a whole catalog with
+    nothing to keep as read."""
     data = path.read_bytes()
     locale = path.stem if path.parent.name == "i18n" else path.parts[-3]
     catalog, _, problems = pofile.read(data, str(path), locale, remember=False)
     assert not problems.has_errors
     catalog.origin = pofile.read(data, str(path), locale, remember=False)[0]  # as a merge
     joined = pofile.write(catalog)  # that changed nothing leaves it
-    assert joined == pofile.write(catalog, babel=True)
-    if path.name == "messages.po":  # every entry reads back whole: joined, byte for byte
-        with monkeypatch.context() as patched:
-            patched.setattr(pofile, "write_po", _not_called)
-            assert pofile.write(catalog) == data
+    if path.name == "messages.po":  # every entry reads back whole: byte for byte
+        assert joined == data
     first = next(message for message in catalog if message.id and not message.pluralizable)
     first.string = "changed"
     changed = pofile.write(catalog)
-    assert changed == pofile.write(catalog, babel=True) and changed != joined
+    assert changed != joined
+    assert changed.replace(b'"changed"', b"").count(b"\n") <= joined.count(b"\n") + 1
+    _as_babel_writes_it(catalog)
+    assert pofile.write(catalog) == _babels(catalog)
 
 
 @pytest.mark.parametrize("gap", [b"\n\n\n", b"\n  \n", b"\n\t\n\n"])
-def test_entries_read_further_apart_are_written_one_blank_line_apart(
-    gap: bytes, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_entries_read_further_apart_are_written_one_blank_line_apart(gap: bytes) -> None:
     """A file whose entries are written as read, but with more than one blank line (or a
     line of spaces) between two of them, comes back as Babel's writer would write it: one
     empty line apart, joined from each entry's own lines."""
-    from generator.catalogs import pofile
-
     path = Path(__file__).resolve().parents[2] / "locales" / "de" / "LC_MESSAGES" / "messages.po"
     data = path.read_bytes()
     second = data.index(b"\n\n#.", data.index(b"\n\n#.") + 1)
     spaced = data[:second] + gap + data[second + 2 :]
     catalog = pofile.read(spaced, "x.po", "de", remember=False)[0]
     catalog.origin = pofile.read(spaced, "x.po", "de", remember=False)[0]
-    with monkeypatch.context() as patched:
-        patched.setattr(pofile, "write_po", _not_called)
-        assert pofile.write(catalog) == data
-    assert pofile.write(catalog, babel=True) == data
+    assert pofile.write(catalog) == data
+
+
+_TEXT = st.lists(
+    st.sampled_from([*'ab -\t\n\r"\\\x0b\u00a0é{}', "word", "long-word", "%s"]), max_size=12
+).map("".join)
+
+
+@given(
+    entries=st.lists(
+        st.tuples(
+            st.one_of(_TEXT.filter(bool), st.tuples(_TEXT.filter(bool), _TEXT)),
+            st.one_of(_TEXT, st.tuples(_TEXT, _TEXT)),
+            st.sets(st.sampled_from(["fuzzy", "python-brace-format", "c-format"])),
+            st.lists(_TEXT, max_size=2),
+            st.lists(_TEXT.filter(bool), max_size=2),
+            st.one_of(st.none(), _TEXT),
+            st.booleans(),
+        ),
+        max_size=5,
+    ),
+    comment=st.sampled_from(["# A header.", "# A header.\n#", "#"]),
+    fuzzy=st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_errorbooks_writer_writes_what_babels_writes(
+    entries: list[tuple[Any, ...]], comment: str, fuzzy: bool
+) -> None:
+    """Every entry errorbook writes itself (not as read) is what Babel's writer writes of
+    it under errorbook's policy: comments, flags, previous msgids, contexts, plural forms,
+    obsolete entries, every escape."""
+    made = StableCatalog(locale="de", fuzzy=fuzzy, header_comment=comment)
+    for msgid, string, flags, extracted, previous, context, obsolete in entries:
+        if isinstance(msgid, tuple) != isinstance(string, tuple):
+            string = (string, string) if isinstance(msgid, tuple) else string[0]
+        message = Message(msgid, string, flags=flags, auto_comments=extracted, context=context)
+        message.flags = set(flags)
+        message.previous_id = list(previous)
+        if obsolete:
+            made.obsolete[entry_key(message.id, context)] = message
+        else:
+            made[message.id] = message
+    _as_babel_writes_it(made)
+    assert pofile.write(made) == _babels(made)
