@@ -134,7 +134,6 @@ class _PluralCount(Exception):
 
 
 _CHARSET = re.compile(r"charset\s*=\s*([^\s;\\\"]+)", re.I)
-_ORDER = {"msgctxt": 0, "msgid": 1, "msgid_plural": 2, "msgstr": 3}
 
 
 def _structure(keyword: str, state: dict[str, object]) -> str | None:
@@ -595,7 +594,11 @@ class _Reading:
 
 def _header_text(rows: list[str], entry: _Entry) -> str | None:
     """The text of ``entry``'s msgstr when it is a header entry (msgid "", no msgctxt)."""
-    if entry.obsolete or entry.context or rows[entry.line].strip().partition(" ")[2] != '""':
+    if (
+        entry.obsolete
+        or entry.context
+        or rows[entry.line].strip().partition(" ")[2].strip() != '""'
+    ):
         return None
     strings = _strings(rows, entry)
     return strings.get("msgstr", "") if strings.get("msgid") == "" else None

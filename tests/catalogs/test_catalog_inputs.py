@@ -655,3 +655,12 @@ def test_a_billion_plural_forms_anywhere_in_the_header_are_refused_before_they_a
     assert result.stdout.decode().startswith(
         f"messages.po:{line}:1: error: nplurals=999999999 is not a number of plural forms"
     ), result.stdout.decode()
+
+
+@pytest.mark.parametrize("spacing", [" ", "  ", " \t"])
+def test_a_header_spaced_after_its_msgid_has_its_plural_count_checked(spacing: str) -> None:
+    """Babel's reader takes ``msgid  ""`` for the header whatever the space after the
+    keyword; its nplurals is checked before Babel makes that many strings per entry."""
+    text = f'msgid{spacing}""\nmsgstr ""\n"Plural-Forms: nplurals=99999999999; plural=0;\\n"\n'
+    found = pofile.read(text.encode("utf-8"), "x.po", "de", remember=False)[2]
+    assert [(d.id, d.mark.line) for d in found.items] == [("E-PLURAL-NPLURALS", 3)]
