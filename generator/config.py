@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import inputs
 from .errors import ConfigError as ConfigError  # raised here; the class lives in errors.py
-from .registry.suggest import suggest
+from .suggest import suggest
 
 _PYPROJECT_LIMIT = 16 * 1024 * 1024  # a configuration file, not a data file
 

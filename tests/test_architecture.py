@@ -93,6 +93,48 @@ def test_no_import_cycles(package: str) -> None:
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
+#: errorbook's packages from the bottom up: each imports only those below it (and the
+#: top-level modules but ``cli``, which are "base"). Weaver's rule for its stages.
+LAYERS = ["base", "registry", "catalogs", "emit", "pipeline", "integrations", "commands", "cli"]
+
+
+def layer_of(name: str) -> str:
+    """The layer of the module ``name`` of errorbook's package (see :data:`LAYERS`)."""
+    parts = name.split(".")
+    if len(parts) > 1 and (ROOT / "generator" / parts[1]).is_dir():
+        return parts[1]
+    return "cli" if parts[1:2] in (["cli"], ["__main__"]) else "base"
+
+
+def upward_imports(package: Path) -> list[str]:
+    """Every import of a module from a layer above its own, as ``a -> b``."""
+    known = modules(package)
+    found = []
+    for name, path in sorted(known.items()):
+        for target in sorted(imports(name, path, known)):
+            if LAYERS.index(layer_of(target)) > LAYERS.index(layer_of(name)):
+                found.append(f"{name} -> {target}")
+    return found
+
+
+def test_packages_import_only_the_layers_below_them() -> None:
+    """No cycle between packages either: the emitters do not load the pipeline, and the
+    plugin does not load the commands."""
+    assert upward_imports(ROOT / "generator") == []
+    assert {layer_of(name) for name in modules(ROOT / "generator")} == set(LAYERS)
+
+
+def test_the_layer_check_finds_an_upward_import(tmp_path: Path) -> None:
+    package = tmp_path / "generator"
+    for folder in ("registry", "pipeline"):
+        (package / folder).mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("", "utf-8")
+    (package / "__init__.py").write_text("", "utf-8")
+    (package / "registry" / "model.py").write_text("from ..pipeline import build\n", "utf-8")
+    (package / "pipeline" / "build.py").write_text("from ..registry import model\n", "utf-8")
+    assert upward_imports(package) == ["generator.registry.model -> generator.pipeline.build"]
+
+
 def test_the_cycle_finder_finds_a_cycle(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()
@@ -181,12 +223,6 @@ def test_third_party_imports_stay_where_they_belong() -> None:
         if tops - THIRD_PARTY.get(package, set())
     }
     assert beyond == {}, "imports beyond THIRD_PARTY (add one only with a reason)"
-
-
-#: The non-public names of other libraries errorbook still uses, each with where: issue 50
-#: removes them. The list may only shrink: a name that is no longer used fails the test
-#: until it is taken off, and a new one fails it too.
-STILL_PRIVATE: dict[str, str] = {}
 
 
 def _private(name: str) -> bool:
@@ -320,11 +356,10 @@ LIBRARIES = [
 
 def test_no_new_private_name_of_another_library() -> None:
     found = private_names(ROOT / "generator", _their_privates(LIBRARIES))
-    allowed = {**STILL_PRIVATE, **DOCUMENTED}
-    new = {name: places for name, places in found.items() if name not in allowed}
+    new = {name: places for name, places in found.items() if name not in DOCUMENTED}
     assert new == {}, "another library's non-public names: use its documented API instead"
-    gone = sorted(set(allowed) - set(found))
-    assert gone == [], "no longer used: take them off STILL_PRIVATE"
+    gone = sorted(set(DOCUMENTED) - set(found))
+    assert gone == [], "no longer used: take them off DOCUMENTED"
 
 
 def test_the_private_name_finder_finds_one(tmp_path: Path) -> None:

@@ -23,10 +23,10 @@ from typing import NamedTuple, cast
 from babel.messages.catalog import DEFAULT_HEADER, Catalog, Message
 from babel.messages.mofile import write_mo
 
+from .. import plurals
 from ..names import one_line
 from ..registry import placeholders
 from ..registry.model import Registry
-from . import plurals
 from .entries import Entry, code_names, contexts, entries, owned, owns
 
 # Reading a header imports email.parser and email.message (for email.message_from_string)

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 
 from babel.messages.catalog import Message
 
+from .. import plurals
 from ..diagnostics import Diagnostics, Mark
-from ..pipeline.cache import SEAL_SIZE
 from ..registry import placeholders
 from ..registry.model import Registry
-from . import plurals
 from .catalog import StableCatalog, messages
 from .entries import code_names, message_contexts
 from .paths import NAMES, catalog_paths
@@ -152,6 +151,10 @@ def _label(message: Message) -> str:
 #: apart, in a fifth of the time repr takes. A Python whose marshal wrote them otherwise
 #: would only miss the records of another.
 _SEALED_FORM = 0
+
+
+#: The bytes of one seal (a verdict record is a row of them, see pipeline.cache).
+SEAL_SIZE = 16
 
 
 class Verdicts:

@@ -27,8 +27,8 @@ from babel.messages.catalog import Message
 from babel.messages.pofile import PoFileError, PoFileParser, denormalize, normalize, unescape
 from babel.util import TextWrapper
 
+from .. import plurals
 from ..diagnostics import Diagnostics, Mark
-from . import plurals
 from .catalog import StableCatalog, entry_at, entry_key, messages
 from .entries import owned, owns
 

@@ -15,7 +15,7 @@ from ..config import Config
 from ..errors import UsageError
 from ..registry import grpc, placeholders
 from ..registry.model import RetryPolicy
-from ..registry.suggest import some_of
+from ..suggest import some_of
 from . import options
 
 if TYPE_CHECKING:
@@ -369,7 +369,7 @@ def _wide_fill(text: str, width: int, indent: str, then: str) -> str:
 
 def _samples(locale: str, count: int) -> list[tuple[int, ...]]:
     """The first counts that select each of a locale's ``count`` plural forms."""
-    from ..catalogs import plurals
+    from .. import plurals
 
     rule = plurals.lookup(locale)
     if rule is None or rule.count != count:

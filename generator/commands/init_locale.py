@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from ..catalogs import catalog, plurals, pofile
+    from .. import plurals
+    from ..catalogs import catalog, pofile
     from ..catalogs.entries import DOMAINS
     from ..catalogs.paths import po_path
     from ..pipeline import build, output
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if plurals.lookup(tag) is None:
         raise UsageError(
             f"errorbook has no plural rule for '{tag}'; add its Plural-Forms to "
-            "generator/catalogs/plurals.py"
+            "generator/plurals.py"
         )
     registry = build.registry_for(config)
     if tag == registry.meta.source_locale:

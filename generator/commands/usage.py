@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import UsageError
-from ..registry.suggest import nearest, quoted
+from ..suggest import nearest, quoted
 from . import options
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 import jinja2
 from babel import Locale
 
-from ..catalogs import plurals
+from .. import plurals
 from ..catalogs.catalog import StableCatalog, usable
 from ..catalogs.entries import message_contexts
 from ..catalogs.locales import digit_groups, right_to_left, script_table

@@ -20,14 +20,13 @@ from typing import TYPE_CHECKING
 
 from .. import inputs
 from ..catalogs import paths as catalog_paths
-from ..catalogs import process as catalogs
 from ..config import Config
 from ..diagnostics import Diagnostics, InvalidInput, Mark
 from ..digest import digest
 from ..emit import Files
 from ..errors import ConfigError
 from ..registry.model import Registry
-from . import cache, cachedir, loading, output, runtime
+from . import cache, cachedir, catalogs, loading, output, runtime
 from . import pages as page_files
 
 if TYPE_CHECKING:
@@ -374,7 +373,7 @@ def _run(
     same = Made(config, registry, previous, vouch if use_cache else None, by_hash)
     templates = same.reused("templates", locales_dir, *sorted(config.domains.items()))
     # The outputs made from the registry alone: from disk where the last run made the same
-    # (see Made), else made beside the catalogs' workers (see catalogs.process).
+    # (see Made), else made beside the catalogs' workers (see pipeline.catalogs).
     kept = {producer: same.reused(producer, package_dir) for producer in REGISTRY_ALONE}
     wanted = [producer for producer, files in kept.items() if files is None]
 

@@ -39,7 +39,8 @@ from pathlib import Path
 
 import babel
 
-from ..catalogs import plurals
+from .. import plurals
+from ..catalogs.checks import SEAL_SIZE
 from ..diagnostics import Diagnostic
 from ..digest import digest
 from ..registry.model import Registry
@@ -173,8 +174,6 @@ def load(folder: Path | None) -> CatalogCache:
 
 #: The first words of a verdict record; another layout is no record.
 _VERDICTS_HEAD = b"errorbook verdicts 1"
-#: The bytes of one seal (see generator.catalogs.checks.Verdicts).
-SEAL_SIZE = 16
 
 
 def verdicts_path(path: str) -> str:

@@ -196,7 +196,7 @@ def _pyproject(root: str) -> str | None:
 def entries(config: Config, names: Iterable[str]) -> dict[str, Entry]:
     """The last run's stamp entries of the files among ``names`` (relative to the project
     root): for a worker to compare with the size and mtime it sees when it reads one (see
-    ``catalogs.process``). A worker has no ctime to compare, so it is compared here: a file
+    ``pipeline.catalogs``). A worker has no ctime to compare, so it is compared here: a file
     whose ctime changed gets its entry with the mtime untrusted (-1), and is hashed. Empty
     when the stamp is missing, damaged, or another errorbook's."""
     root = str(config.root)

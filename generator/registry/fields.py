@@ -11,9 +11,9 @@ import contextlib
 import re
 
 from ..diagnostics import Diagnostics, Mark
+from ..suggest import closest, some_of, suggest
 from .loader import Mapping, Node, Scalar, Sequence
 from .schema import ObjectSchema
-from .suggest import closest, some_of, suggest
 
 #: A schema of at most this many keys is listed whole in a hint.
 MAX_KEYS_LISTED = 12

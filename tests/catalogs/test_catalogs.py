@@ -13,7 +13,8 @@ import pytest
 from babel import Locale
 from babel.messages.extract import extract
 
-from generator.catalogs import plurals, pofile
+from generator import plurals
+from generator.catalogs import pofile
 from generator.catalogs.catalog import merge, template
 from generator.catalogs.entries import entries as entries_of
 from generator.registry.validate import load_registry_text
@@ -310,7 +311,7 @@ def test_parallel_catalogs_are_byte_identical_to_serial(tmp_path: Path) -> None:
     for jobs in ("1", "2"):
         root = make_project(tmp_path / f"jobs{jobs}", text)
         probe = (
-            "import generator.catalogs.process as c; c.PARALLEL_MIN_BYTES = 0; "
+            "import generator.pipeline.catalogs as c; c.PARALLEL_MIN_BYTES = 0; "
             "from generator.cli import main; raise SystemExit(main(['generate']))"
         )
         for _ in range(2):  # the second run merges into the PO files the first wrote

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.catalogs import checks, plurals
+from generator import plurals
+from generator.catalogs import checks
 from generator.diagnostics import Mark
 
 from ..conftest import GERMAN, Run, po, split_id, translate

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from generator.catalogs import pofile
-from generator.catalogs import process as catalogs
+from generator.pipeline import catalogs
 
 from ..conftest import Run, make_project, po
 

@@ -187,9 +187,9 @@ def test_a_count_of_codes_takes_the_form_its_number_needs(run: Run, tmp_path: Pa
 def test_the_site_text_takes_each_languages_plural_forms_from_its_file() -> None:
     """Each language's form for a number, by the Plural-Forms header of its site text file:
     Polish has three forms, Arabic six, Spanish one for millions."""
-    from generator.catalogs.plurals import PluralRule
     from generator.emit.render import environment
     from generator.emit.site.pages import _counted, chrome_text
+    from generator.plurals import PluralRule
 
     env = environment(None)
     singular = "Registry version %(version)s, %(count)s code."

@@ -23,11 +23,10 @@ from hypothesis import strategies as st
 
 from generator import config, inputs
 from generator.catalogs import catalog, paths, pofile
-from generator.catalogs import process as catalogs
 from generator.emit import jsondata, python
 from generator.emit.site import pages as site
 from generator.names import SHIPPED_TEMPLATES
-from generator.pipeline import build, cache, output, stamp
+from generator.pipeline import build, cache, catalogs, output, stamp
 from generator.registry import loader
 
 from ..conftest import PYPROJECT, ROOT, Run, cache_of, make_project, po

@@ -4,7 +4,7 @@ A synthetic project (bench/synth.py: 400 codes in German, Polish, Arabic and Jap
 site, translated, then 5% of its messages reworded) is generated in full by the command a
 user runs, in a fresh process: the registry is validated in a process of its own, the PO
 files are linted ahead, the catalogs merged by forked workers (the PO files hold 3.9 MB,
-more than catalogs.process.PARALLEL_MIN_BYTES). Every file the run leaves, but its caches,
+more than pipeline.catalogs.PARALLEL_MIN_BYTES). Every file the run leaves, but its caches,
 must hash to what it hashed before issue 21's speed work (errorbook at c6f6df3), with one
 change made on purpose: the generated package's message() takes ``params`` out of its
 keywords and groups digits with two plain comparisons, so its i18n.py and _format.py differ

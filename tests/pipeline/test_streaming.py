@@ -14,8 +14,7 @@ import pytest
 
 from generator import config, inputs
 from generator.catalogs import entries as entries_module
-from generator.catalogs import process as catalogs
-from generator.pipeline import build, forks, output, stamp
+from generator.pipeline import build, catalogs, forks, output, stamp
 
 from ..conftest import Run, cache_of
 from .test_incremental import NO_OP, edit_translation, probe, settle

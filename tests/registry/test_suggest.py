@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.registry.suggest import MAX_CANDIDATES, nearest, suggest
+from generator.suggest import MAX_CANDIDATES, nearest, suggest
 
 LEGACY = [f"LEGACY_ERROR_TEMP_{n}" for n in (3200, 3100, 2200, 1201, 1199, 1000)]
 
@@ -51,7 +51,7 @@ def _every_ratio(word: str, choices: list[str]) -> list[str]:
     early): the choices with a ratio of at least CUTOFF and within MARGIN of the best."""
     import difflib
 
-    from generator.registry.suggest import CUTOFF, MARGIN
+    from generator.suggest import CUTOFF, MARGIN
 
     scored = sorted(
         (-difflib.SequenceMatcher(None, choice, word).ratio(), choice) for choice in choices
@@ -66,6 +66,6 @@ _NAME = st.text(alphabet="AB_12X", min_size=1, max_size=12)
 @given(word=_NAME, choices=st.lists(_NAME, max_size=40, unique=True))
 @settings(max_examples=400, deadline=None)
 def test_names_spelt_alike_are_those_every_ratio_gives(word: str, choices: list[str]) -> None:
-    from generator.registry.suggest import _alike
+    from generator.suggest import _alike
 
     assert _alike(word, choices) == _every_ratio(word, choices)

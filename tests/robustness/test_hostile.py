@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.catalogs import plurals
+from generator import plurals
 from generator.cli import main
 from generator.registry import placeholders
 

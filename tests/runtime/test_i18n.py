@@ -13,7 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import surface_errors as se
-from generator.catalogs import plurals
+from generator import plurals
 
 from ..conftest import MINIMAL, POLISH, ROOT, Run, make_project, po, translate
 from ..emit.test_emit_python import load_module

@@ -28,13 +28,13 @@ from ...catalogs.catalog import translations
 from ...catalogs.checks import Counts
 from ...catalogs.entries import entries, message_contexts
 from ...catalogs.locales import cldr_unit, digit_groups
-from ...catalogs.plurals import PluralRule
-from ...catalogs.plurals import lookup as plural_rule
-from ...catalogs.plurals import parse as parse_plural_forms
 from ...diagnostic_ids import IDS as DIAGNOSTIC_IDS
 from ...diagnostics import Diagnostics, InvalidInput, Mark
 from ...digest import digest
 from ...names import header as header_line
+from ...plurals import PluralRule
+from ...plurals import lookup as plural_rule
+from ...plurals import parse as parse_plural_forms
 from ...registry import placeholders, schema
 from ...registry.model import Code, Envelope, ExtraField, Limit, Registry, title_context
 from ...registry.validate import semver

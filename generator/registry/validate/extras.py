@@ -14,11 +14,11 @@ import keyword
 import re
 
 from ...diagnostics import Diagnostics
+from ...suggest import suggest
 from .. import regex, schema
 from ..fields import IDENTIFIER, Fields, entries, integer_value, text_value
 from ..loader import Node, Scalar, Sequence
 from ..model import ExtraField, ExtraValue, FrozenMap
-from ..suggest import suggest
 
 #: Options that only some types take: a declaration giving one to another type is refused.
 _OPTIONS = {

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ...diagnostics import Diagnostics
+from ...suggest import closest, suggest
 from .. import placeholders, schema
 from ..fields import Fields, entries, integer_value, text_value
 from ..loader import Mapping, Scalar
 from ..model import Message, Placeholder
-from ..suggest import closest, suggest
 
 MAX_MESSAGE = 2_000  # characters of one UI message form
 

@@ -7,13 +7,13 @@ import re
 
 from babel import Locale, UnknownLocaleError
 
-from ...catalogs import plurals
+from ... import plurals
 from ...diagnostics import Diagnostics, Mark
+from ...suggest import suggest
 from .. import regex, schema
 from ..fields import Fields, entries, text_value
 from ..loader import Mapping, Scalar
 from ..model import WIRES, Meta
-from ..suggest import suggest
 from .names import MAX_NAMING_LENGTH, Naming
 from .versions import SEMVER, semver, semver_field
 

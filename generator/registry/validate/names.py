@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from ...diagnostics import Diagnostics, Mark
 from ...names import TEMPORARY_EXTRA, one_line
+from ...suggest import closest, suggest
 from .. import regex
 from ..fields import IDENTIFIER, Fields, entries
 from ..loader import Mapping, Node, Scalar
 from ..model import TITLE_PART, identifier, slug
-from ..suggest import closest, suggest
 
 #: The longest file name, in bytes, that common file systems allow (ext4, APFS, NTFS).
 MAX_FILE_NAME = 255

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...diagnostics import Diagnostics
 from ...names import pascal
+from ...suggest import some_of, suggest
 from .. import schema
 from ..fields import Fields
 from ..loader import Node, Scalar
@@ -23,7 +24,6 @@ from ..model import (
     RetryPolicy,
     Shape,
 )
-from ..suggest import some_of, suggest
 from .names import reference_ok
 
 #: The section that declares each kind of word a layer or code may use.

@@ -18,11 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
 
-from .. import inputs
+from .. import inputs, plurals
+from ..catalogs import catalog, checks, pofile
+from ..catalogs.checks import Counts
+from ..catalogs.entries import DOMAINS, code_names, entries, message_contexts
+from ..catalogs.paths import NAMES, mo_path, po_path, pot_path
 from ..diagnostics import Diagnostic, Diagnostics, Mark
 from ..digest import digest
-from ..pipeline import forks
-from ..pipeline.cache import (
+from ..registry.model import Registry
+from . import forks
+from .cache import (
     CatalogCache,
     Checked,
     Written,
@@ -31,12 +36,7 @@ from ..pipeline.cache import (
     verdicts_path,
     verdicts_salt,
 )
-from ..pipeline.output import Output, Stored, sha256_of
-from ..registry.model import Registry
-from . import catalog, checks, plurals, pofile
-from .checks import Counts
-from .entries import DOMAINS, code_names, entries, message_contexts
-from .paths import NAMES, mo_path, po_path, pot_path
+from .output import Output, Stored, sha256_of
 
 #: How much of a catalog file :func:`claim` looks at.
 HEAD = 8192
