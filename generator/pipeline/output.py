@@ -711,7 +711,11 @@ def locked(root: Path, *, wait: bool = False) -> Iterator[None]:
         finally:
             _held[key] -= 1
         return
-    fd = os.open(key, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        fd = os.open(key, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError:  # a folder it may not read: each file is still replaced atomically
+        yield
+        return
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
@@ -720,6 +724,9 @@ def locked(root: Path, *, wait: bool = False) -> Iterator[None]:
                 f"another errorbook is already running in {root} (it holds the folder's "
                 "lock); wait for it to finish, then run again"
             ) from None
+        except OSError:  # no flock on this file system (some network ones): no lock, as above
+            yield
+            return
         _held[key] = 1
         try:
             yield

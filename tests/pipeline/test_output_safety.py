@@ -364,6 +364,23 @@ def test_a_second_generate_waits_for_no_lock_file(run: Run, built: Path) -> None
     assert not [p for p in built.rglob("*lock*") if p.is_file()]
 
 
+def test_a_file_system_without_flock_generates_without_the_lock(
+    run: Run, built: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some network file systems refuse flock (ENOLCK): the run goes on without the lock, as
+    where there is no fcntl, instead of ending in a traceback."""
+    import errno
+    import fcntl
+
+    def refused(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    result = run("generate", "--force", cwd=built)
+    assert result.code == 0, result.err
+    assert "Traceback" not in result.err and "internal error" not in result.err
+
+
 errorbook = errorbook_process
 
 
